@@ -1,0 +1,76 @@
+# FastRMI - the one entry point.
+#
+#   make          build libfastrmi.so and the jars (agent: agent/target/fastrmi-agent.jar)
+#   make test     install missing system packages, build, run every test (C and Java, JDK 17 and 25)
+#   make demo     install missing system packages, build, run the sample RMI application without
+#                 and with the agent and print the call timings side by side
+#   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
+#   make deps     install missing system packages (scripts/install-deps.sh)
+#   make clean
+#
+# Maven runs on a JDK >= 22: JAVA_HOME if it is one, else the newest under /usr/lib/jvm.
+# Tests run the sample application on JDK 17 and on that JDK; JDK17_HOME / JDK25_HOME override.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := all
+.PHONY: all build native java test test-c test-java demo startup deps clean check-jdk
+
+BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
+JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
+JDK25_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 25 25 2>/dev/null)
+MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
+MVN_PROPS := -Dfastrmi.jdk17=$(JDK17_HOME) -Dfastrmi.jdk25=$(JDK25_HOME)
+AGENT_JAR := agent/target/fastrmi-agent.jar
+NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes
+STARTUP_RUNS ?= 15
+
+all: build
+
+build: native java
+
+check-jdk:
+	@if [[ -z "$(BUILD_JDK)" ]]; then \
+	  echo "make: no JDK >= 22 found: FastRMI builds on a JDK >= 22 (its native transport uses the FFM API)." >&2; \
+	  echo "make: set JAVA_HOME to one, or install one under /usr/lib/jvm (e.g. Eclipse Temurin 25)." >&2; \
+	  exit 1; \
+	fi
+
+native:
+	$(MAKE) -C native
+
+java: check-jdk
+	$(MVN) $(MVN_PROPS) -DskipTests install
+
+deps:
+	scripts/install-deps.sh
+
+test: deps
+	$(MAKE) test-c
+	$(MAKE) test-java
+
+test-c:
+	$(MAKE) -C native test
+	$(MAKE) -C native test-asan
+	scripts/test-install-deps.sh
+
+test-java: check-jdk
+	@if [[ -z "$(JDK17_HOME)" || -z "$(JDK25_HOME)" ]]; then \
+	  echo "make: the tests run on JDK 17 and JDK 25; found JDK 17 at '$(JDK17_HOME)', JDK 25 at '$(JDK25_HOME)'." >&2; \
+	  echo "make: run 'make deps' (it installs JDK 17), or set JDK17_HOME / JDK25_HOME." >&2; \
+	  exit 1; \
+	fi
+	$(MVN) $(MVN_PROPS) install
+
+demo: deps
+	$(MAKE) build
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.Demo --agent $(AGENT_JAR) \
+	  --jdk $(BUILD_JDK) --calls 2000
+
+startup: build
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.StartupCost --agent $(AGENT_JAR) \
+	  --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(STARTUP_RUNS)
+
+clean:
+	$(MAKE) -C native clean
+	@if [[ -n "$(BUILD_JDK)" ]]; then $(MVN) -q clean; fi

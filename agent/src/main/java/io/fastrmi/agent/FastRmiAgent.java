@@ -1,0 +1,78 @@
+package io.fastrmi.agent;
+
+import java.lang.instrument.Instrumentation;
+
+/**
+ * The agent's entry points: {@code -javaagent:fastrmi-agent.jar[=config=PATH]} (premain), a late
+ * attach (agentmain), and {@code java -jar fastrmi-agent.jar} (main). Whatever goes wrong while
+ * starting, the application keeps running as plain RMI and the reason is logged once.
+ */
+public final class FastRmiAgent {
+
+    private static volatile boolean started;
+
+    private FastRmiAgent() {
+    }
+
+    public static void premain(String argument, Instrumentation inst) {
+        start(argument, inst, "premain");
+    }
+
+    public static void agentmain(String argument, Instrumentation inst) {
+        start(argument, inst, "attached");
+    }
+
+    public static void main(String[] args) {
+        System.out.println("FastRMI " + version() + " on " + jdkDescription());
+        System.out.println("usage: java -javaagent:fastrmi-agent.jar[=config=PATH] ... (add it to an existing RMI job)");
+    }
+
+    private static synchronized void start(String argument, Instrumentation inst, String how) {
+        if (started) {
+            System.getLogger(LOGGER).log(System.Logger.Level.WARNING, "FastRMI: agent loaded twice; the second one (" + how + ") does nothing");
+            return;
+        }
+        try {
+            AgentOptions options = AgentOptions.parse(argument);
+            AgentOptions.ConfigSource config =
+                    options.configSource(System.getenv(), System.getProperty("fastrmi.config"));
+            BootstrapJar.appendToBootClassPath(inst);
+            // Loaded only now, from the boot class path just added.
+            Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
+            RmiInstrumentation.install(inst, helpers);
+            started = true;
+            // Setting up the application's logging can take tens of milliseconds: not on the main thread.
+            new StartLog("FastRMI " + version() + " (" + how + ") on " + jdkDescription() + ", config: " + config)
+                    .start();
+        } catch (Throwable t) {
+            System.getLogger(LOGGER).log(System.Logger.Level.ERROR, "FastRMI is OFF, this JVM runs plain RMI: " + t, t);
+        }
+    }
+
+    static final String LOGGER = "io.fastrmi.agent";
+
+    /** Logs the start-up line from a thread of its own (not a daemon: the line is never lost). */
+    private static final class StartLog extends Thread {
+        private final String line;
+
+        StartLog(String line) {
+            super("fastrmi-start-log");
+            this.line = line;
+        }
+
+        @Override
+        public void run() {
+            System.getLogger(LOGGER).log(System.Logger.Level.INFO, line);
+        }
+    }
+
+    static String version() {
+        String version = FastRmiAgent.class.getPackage().getImplementationVersion();
+        return version == null ? "(development build)" : version;
+    }
+
+    static String jdkDescription() {
+        return "JDK " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ", "
+                + System.getProperty("java.vendor") + ")";
+    }
+}

@@ -1,0 +1,84 @@
+package io.fastrmi.agent;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where the agent touches the JDK's RMI classes. Matching is by exact internal name in a plain
+ * transformer that names no Byte Buddy type; Byte Buddy is set up when the first of these classes
+ * loads ({@link AdviceWeaver}), so a JVM that never uses RMI pays next to nothing for the agent.
+ */
+final class RmiInstrumentation implements ClassFileTransformer {
+
+    /** The classes instrumented, by internal name. */
+    static final Set<String> TARGETS = Set.of(
+            "sun/rmi/server/UnicastRef",
+            "sun/rmi/server/UnicastServerRef",
+            "sun/rmi/transport/StreamRemoteCall");
+
+    private volatile AdviceWeaver weaver;
+
+    /**
+     * Lets {@code java.rmi} see the boot class path's helpers, registers the transformer and
+     * retransforms targets that are already loaded (when attached late, or RMI used before premain).
+     */
+    static void install(Instrumentation inst, Module helpers) throws UnmodifiableClassException {
+        Module rmi = ModuleLayer.boot().findModule("java.rmi").orElse(null);
+        if (rmi == null) {
+            System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.INFO, "FastRMI: this runtime has no java.rmi module; nothing to instrument");
+            return;
+        }
+        // Inlined advice runs as java.rmi code calling into the boot loader's unnamed module: that
+        // needs a reads edge, and the helpers read RMI's connection objects reflectively.
+        inst.redefineModule(rmi, Set.of(helpers), Map.of(),
+                Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
+                Set.of(), Map.of());
+        RmiInstrumentation transformer = new RmiInstrumentation();
+        inst.addTransformer(transformer, true);
+        List<Class<?>> loaded = new ArrayList<>();
+        for (Class<?> type : inst.getAllLoadedClasses()) {
+            if (type.getClassLoader() == null && TARGETS.contains(type.getName().replace('.', '/'))) {
+                loaded.add(type);
+            }
+        }
+        if (!loaded.isEmpty()) {
+            inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+        }
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (loader != null || className == null || !TARGETS.contains(className)) {
+            return null;
+        }
+        try {
+            return weaver().weave(className, classfileBuffer);
+        } catch (Throwable t) {
+            // A class that cannot be woven stays as it was: RMI keeps working, without FastRMI there.
+            System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.ERROR, "FastRMI: cannot instrument " + className.replace('/', '.')
+                    + "; RMI keeps working without FastRMI there", t);
+            return null;
+        }
+    }
+
+    /** Made at the first RMI class load: only then do Byte Buddy's classes load. */
+    private AdviceWeaver weaver() {
+        AdviceWeaver current = weaver;
+        if (current == null) {
+            synchronized (this) {
+                current = weaver;
+                if (current == null) {
+                    current = weaver = new AdviceWeaver();
+                }
+            }
+        }
+        return current;
+    }
+}

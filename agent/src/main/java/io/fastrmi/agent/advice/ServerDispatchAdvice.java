@@ -1,0 +1,22 @@
+package io.fastrmi.agent.advice;
+
+import io.fastrmi.agent.bootstrap.RmiCallEvent;
+import io.fastrmi.agent.bootstrap.RmiCalls;
+import net.bytebuddy.asm.Advice;
+
+/** {@code UnicastServerRef.dispatch(Remote, RemoteCall)}: the server runs one call. */
+public final class ServerDispatchAdvice {
+
+    private ServerDispatchAdvice() {
+    }
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static RmiCallEvent enter(@Advice.Argument(1) Object call) {
+        return RmiCalls.serverBegin(call);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter RmiCallEvent event) {
+        RmiCalls.serverEnd(event);
+    }
+}

@@ -1,0 +1,168 @@
+package io.fastrmi.agent.bootstrap;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.net.Socket;
+
+/**
+ * What the advice inlined into {@code sun.rmi} calls: it opens, names and commits the
+ * {@link RmiCallEvent} of the call in progress on the current thread. A thread has at most one call
+ * in progress per side (a server method making an RMI call of its own is a client call on the
+ * server's thread). Nothing here throws into RMI: the advice suppresses what it could.
+ */
+public final class RmiCalls {
+
+    private static final ThreadLocal<RmiCallEvent> CLIENT = new ThreadLocal<>();
+    private static final ThreadLocal<RmiCallEvent> SERVER = new ThreadLocal<>();
+
+    private RmiCalls() {
+    }
+
+    /** A client call to {@code method} begins; returns the event to end, or null when not recorded. */
+    public static RmiCallEvent clientBegin(String method) {
+        return begin(CLIENT, "client", method);
+    }
+
+    /** A 1.1-stub client call (registry, DGC) begins, with {@code operation} a {@code java.rmi.server.Operation}. */
+    public static RmiCallEvent clientBeginOperation(Object operation) {
+        return begin(CLIENT, "client", methodName(operation));
+    }
+
+    /** The client call in progress is sent on {@code connection} (a {@code sun.rmi.transport.Connection}). */
+    public static void clientConnection(Object connection) {
+        RmiCallEvent event = CLIENT.get();
+        if (event != null && event.peer == null) {
+            event.peer = Peers.ofConnection(connection);
+        }
+    }
+
+    public static void clientEnd(RmiCallEvent event) {
+        end(CLIENT, event);
+    }
+
+    /** Ends the client call in progress, for 1.1 stubs whose end is seen without the event at hand. */
+    public static void clientEndCurrent() {
+        end(CLIENT, CLIENT.get());
+    }
+
+    /** The server reads a call from {@code call} (a {@code sun.rmi.transport.StreamRemoteCall}). */
+    public static RmiCallEvent serverBegin(Object call) {
+        RmiCallEvent event = begin(SERVER, "server", null);
+        if (event != null) {
+            event.peer = Peers.ofCall(call);
+        }
+        return event;
+    }
+
+    /** The server found the method, a {@link Method} or a 1.1-skeleton {@code Operation}. */
+    public static void serverMethod(Object method) {
+        RmiCallEvent event = SERVER.get();
+        if (event != null) {
+            event.method = methodName(method);
+        }
+    }
+
+    public static void serverEnd(RmiCallEvent event) {
+        end(SERVER, event);
+    }
+
+    private static RmiCallEvent begin(ThreadLocal<RmiCallEvent> current, String side, String method) {
+        RmiCallEvent event = new RmiCallEvent();
+        if (!event.isEnabled()) {
+            return null;
+        }
+        event.side = side;
+        event.method = method;
+        event.outer = current.get();
+        current.set(event);
+        event.begin();
+        return event;
+    }
+
+    private static void end(ThreadLocal<RmiCallEvent> current, RmiCallEvent event) {
+        if (event == null) {
+            return;
+        }
+        if (current.get() == event) {
+            if (event.outer == null) {
+                current.remove();
+            } else {
+                current.set(event.outer);
+            }
+        }
+        event.outer = null;
+        event.commit();
+    }
+
+    /**
+     * The name of a remote method: a {@link Method}'s name, or the name in a 1.1 {@code Operation}
+     * such as {@code "java.rmi.Remote lookup(java.lang.String)"}.
+     */
+    public static String methodName(Object method) {
+        if (method instanceof Method m) {
+            return m.getName();
+        }
+        if (method == null) {
+            return null;
+        }
+        String signature = method.toString();
+        int paren = signature.indexOf('(');
+        String head = paren < 0 ? signature : signature.substring(0, paren);
+        return head.substring(head.lastIndexOf(' ') + 1);
+    }
+
+    /** Reads the remote address of an RMI connection; the agent opens the packages this needs. */
+    static final class Peers {
+
+        private static final MethodHandle CALL_CONNECTION;
+        private static final MethodHandle CONNECTION_SOCKET;
+
+        static {
+            MethodHandle callConnection = null;
+            MethodHandle connectionSocket = null;
+            try {
+                Class<?> call = Class.forName("sun.rmi.transport.StreamRemoteCall", false, null);
+                Class<?> connection = Class.forName("sun.rmi.transport.Connection", false, null);
+                Class<?> tcpConnection = Class.forName("sun.rmi.transport.tcp.TCPConnection", false, null);
+                callConnection = MethodHandles.privateLookupIn(call, MethodHandles.lookup())
+                        .findVirtual(call, "getConnection", MethodType.methodType(connection));
+                connectionSocket = MethodHandles.privateLookupIn(tcpConnection, MethodHandles.lookup())
+                        .findGetter(tcpConnection, "socket", Socket.class);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                System.getLogger("io.fastrmi.agent").log(System.Logger.Level.WARNING,
+                        "FastRMI: cannot read RMI connection addresses, fastrmi.RmiCall events will have no peer: " + e);
+            }
+            CALL_CONNECTION = callConnection;
+            CONNECTION_SOCKET = connectionSocket;
+        }
+
+        private Peers() {
+        }
+
+        static String ofCall(Object call) {
+            if (CALL_CONNECTION == null || !CALL_CONNECTION.type().parameterType(0).isInstance(call)) {
+                return null;
+            }
+            try {
+                return ofConnection(CALL_CONNECTION.invoke(call));
+            } catch (Throwable e) {
+                return null;
+            }
+        }
+
+        static String ofConnection(Object connection) {
+            if (CONNECTION_SOCKET == null || !CONNECTION_SOCKET.type().parameterType(0).isInstance(connection)) {
+                return null;
+            }
+            try {
+                Socket socket = (Socket) CONNECTION_SOCKET.invoke(connection);
+                return socket == null || socket.getInetAddress() == null ? null
+                        : socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
+            } catch (Throwable e) {
+                return null;
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.fastrmi.agent.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+/** What the integration tests share: the built agent jar, a directory per test, JFR reading. */
+final class ItSupport {
+
+    private ItSupport() {
+    }
+
+    static Path agentJar() {
+        String jar = System.getProperty("fastrmi.agent.jar");
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("fastrmi.agent.jar is not set to a built agent jar: " + jar
+                    + " (run the tests through Maven's integration-test phase)");
+        }
+        return Path.of(jar);
+    }
+
+    /** A fresh directory under target/it for one test's files. */
+    static Path directory(String name) throws IOException {
+        Path base = Path.of(System.getProperty("fastrmi.test.dir", "target/it"));
+        Files.createDirectories(base);
+        return Files.createTempDirectory(base, name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-");
+    }
+
+    static List<RecordedEvent> events(Path recording, String eventName) throws IOException {
+        List<RecordedEvent> events = new ArrayList<>();
+        for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
+            if (event.getEventType().getName().equals(eventName)) {
+                events.add(event);
+            }
+        }
+        return events;
+    }
+}

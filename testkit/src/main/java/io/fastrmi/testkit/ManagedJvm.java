@@ -1,0 +1,224 @@
+package io.fastrmi.testkit;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A running JVM started by {@link JvmLauncher}: its output (stdout and stderr merged) is captured line
+ * by line, a caller can wait for a line, send lines to its standard input, stop it (SIGTERM, which
+ * still dumps a JFR recording) or kill it. {@link #close()} never leaves it running.
+ */
+public final class ManagedJvm implements AutoCloseable {
+
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    private static final ScheduledExecutorService REAPER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fastrmi-jvm-reaper");
+        t.setDaemon(true);
+        return t;
+    });
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
+                "fastrmi-jvm-cleanup"));
+    }
+
+    private final String name;
+    private final Jdk jdk;
+    private final List<String> command;
+    private final Process process;
+    private final List<String> lines = new ArrayList<>();
+    private final Thread pump;
+    private final ScheduledFuture<?> deadline;
+    private volatile boolean killedByTimeLimit;
+
+    ManagedJvm(String name, Jdk jdk, List<String> command, Process process, Duration timeLimit) {
+        this.name = name;
+        this.jdk = jdk;
+        this.command = List.copyOf(command);
+        this.process = process;
+        LIVE.add(process);
+        this.deadline = REAPER.schedule(() -> {
+            killedByTimeLimit = true;
+            process.destroyForcibly();
+        }, timeLimit.toMillis(), TimeUnit.MILLISECONDS);
+        this.pump = new Thread(this::pumpOutput, "fastrmi-jvm-output-" + name);
+        pump.setDaemon(true);
+        pump.start();
+        process.onExit().thenRun(() -> {
+            LIVE.remove(process);
+            deadline.cancel(false);
+        });
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Jdk jdk() {
+        return jdk;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** All lines printed so far. */
+    public List<String> output() {
+        synchronized (lines) {
+            return List.copyOf(lines);
+        }
+    }
+
+    /**
+     * Waits for the first line (already printed or to come) that {@code pattern} finds, and returns
+     * its match. Fails with the JVM's output if the JVM exits first or the time runs out.
+     */
+    public Matcher awaitLine(Pattern pattern, Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        int scanned = 0;
+        synchronized (lines) {
+            while (true) {
+                for (; scanned < lines.size(); scanned++) {
+                    Matcher m = pattern.matcher(lines.get(scanned));
+                    if (m.find()) {
+                        return m;
+                    }
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw failure("no line matching /" + pattern + "/ within " + timeout);
+                }
+                if (!pump.isAlive()) {
+                    throw failure("exited (code " + exitCodeOrUnknown() + ") before a line matching /" + pattern + "/");
+                }
+                try {
+                    lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw failure("interrupted while waiting for /" + pattern + "/");
+                }
+            }
+        }
+    }
+
+    /** Writes one line to the JVM's standard input. */
+    public void send(String line) {
+        try {
+            Writer in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            in.write(line + "\n");
+            in.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + ": cannot write to stdin", e);
+        }
+    }
+
+    /** Waits for the JVM to exit by itself and returns its exit code; kills it and fails on timeout. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw failure("did not exit within " + timeout);
+            }
+            pump.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw failure("interrupted while waiting for exit");
+        }
+        if (killedByTimeLimit) {
+            throw failure("killed at its time limit");
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * Asks the JVM to stop (SIGTERM: shutdown hooks run and JFR recordings are dumped), and kills it
+     * if it is still running after {@code grace}. Returns the exit code.
+     */
+    public int stop(Duration grace) {
+        process.destroy();
+        try {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+            pump.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        return process.isAlive() ? -1 : process.exitValue();
+    }
+
+    /** Kills the JVM if it still runs. */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** An exception whose message carries the command and everything the JVM printed. */
+    public IllegalStateException failure(String what) {
+        StringBuilder sb = new StringBuilder(name).append(" (").append(jdk.home()).append("): ").append(what)
+                .append("\ncommand: ").append(String.join(" ", command)).append("\noutput:");
+        for (String line : output()) {
+            sb.append("\n  | ").append(line);
+        }
+        return new IllegalStateException(sb.toString());
+    }
+
+    private String exitCodeOrUnknown() {
+        try {
+            return process.waitFor(5, TimeUnit.SECONDS) ? String.valueOf(process.exitValue()) : "still running";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    private void pumpOutput() {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                synchronized (lines) {
+                    lines.add(line);
+                    lines.notifyAll();
+                }
+            }
+        } catch (IOException e) {
+            synchronized (lines) {
+                lines.add("[output lost: " + e + "]");
+            }
+        } finally {
+            synchronized (lines) {
+                lines.notifyAll();
+            }
+        }
+    }
+}
