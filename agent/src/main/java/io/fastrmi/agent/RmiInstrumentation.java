@@ -34,8 +34,10 @@ final class RmiInstrumentation implements ClassFileTransformer {
             System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.INFO, "FastRMI: this runtime has no java.rmi module; nothing to instrument");
             return;
         }
-        // Inlined advice runs as java.rmi code calling into the boot loader's unnamed module: that
-        // needs a reads edge, and the helpers read RMI's connection objects reflectively.
+        // Inlined advice runs as java.rmi code calling into the boot loader's unnamed module, which
+        // needs a reads edge. HotSpot adds one itself once a class of the module is transformed
+        // (Modules.transformedByAgent, seen on 17.0.15 and 25.0.3); saying it here keeps us
+        // independent of that. The helpers also read RMI's connection objects reflectively.
         inst.redefineModule(rmi, Set.of(helpers), Map.of(),
                 Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
                 Set.of(), Map.of());

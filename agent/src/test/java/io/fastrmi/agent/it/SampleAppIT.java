@@ -6,19 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.sample.SampleClient;
-import io.fastrmi.sample.SampleServer;
 import io.fastrmi.sample.SampleServiceImpl;
 import io.fastrmi.testkit.Jdk;
-import io.fastrmi.testkit.JvmLauncher;
-import io.fastrmi.testkit.ManagedJvm;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SampleAppIT {
 
     /** The methods the client calls once each (plus the registry lookup). */
-    private static final List<String> SERVICE_METHODS = List.of(
+    static final List<String> SERVICE_METHODS = List.of(
             "fail", "ping", "add", "negate", "scale", "not", "greet", "transform", "echo", "reverse", "visit");
     private static final int CALLBACKS = 4;
 
@@ -58,30 +52,17 @@ class SampleAppIT {
     void sameAnswersAndEventsForEveryCall(int feature, Placement placement) throws Exception {
         Jdk jdk = Jdk.of(feature);
         Path dir = ItSupport.directory("sample-" + feature + "-" + placement);
-        Path serverJfr = dir.resolve("server.jfr");
-        Path clientJfr = dir.resolve("client.jfr");
         Path agent = ItSupport.agentJar();
+        SampleRun run = SampleRun.run(jdk, dir, server -> server.agent(placement.server ? agent : null),
+                client -> client.agent(placement.client ? agent : null));
+        assertAgentLine(run.serverOutput(), placement.server, feature);
+        assertAgentLine(run.clientOutput(), placement.client, feature);
 
-        List<String> transcript;
-        try (ManagedJvm server = JvmLauncher.on(jdk).name("server").agent(placement.server ? agent : null)
-                .jfr(serverJfr).classpathOf(SampleServer.class).main(SampleServer.class).start()) {
-            String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(placement.client ? agent : null)
-                    .jfr(clientJfr).classpathOf(SampleClient.class).main(SampleClient.class)
-                    .args("127.0.0.1", port).start()) {
-                assertEquals(0, client.awaitExit(Duration.ofMinutes(2)), () -> client.failure("exit code").getMessage());
-                transcript = client.output().stream().filter(l -> l.startsWith("CALL ")).collect(Collectors.toList());
-                assertAgentLine(client, placement.client, feature);
-            }
-            server.send("quit");
-            assertEquals(0, server.awaitExit(Duration.ofSeconds(60)));
-            assertAgentLine(server, placement.server, feature);
-        }
+        assertEquals(expectedTranscript(), run.transcript());
 
-        assertEquals(expectedTranscript(), transcript);
+        List<RecordedEvent> serverEvents = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
+        List<RecordedEvent> clientEvents = ItSupport.events(run.clientJfr(), "fastrmi.RmiCall");
 
-        List<RecordedEvent> serverEvents = ItSupport.events(serverJfr, "fastrmi.RmiCall");
-        List<RecordedEvent> clientEvents = ItSupport.events(clientJfr, "fastrmi.RmiCall");
         if (placement.server) {
             assertCalls(serverEvents, "server", SERVICE_METHODS, "lookup");
             assertEquals(CALLBACKS, count(serverEvents, "client", "call"), "callbacks made by the server");
@@ -97,19 +78,19 @@ class SampleAppIT {
     }
 
     /** The transcript of the same calls made on the service object directly, without RMI. */
-    private static List<String> expectedTranscript() throws Exception {
+    static List<String> expectedTranscript() throws Exception {
         return SampleClient.transcript(new SampleServiceImpl(), new SampleClient.CallbackImpl());
     }
 
-    private static void assertAgentLine(ManagedJvm jvm, boolean withAgent, int feature) {
-        boolean logged = jvm.output().stream().anyMatch(l -> l.contains("FastRMI ") && l.contains("(premain) on JDK " + feature));
-        assertEquals(withAgent, logged, () -> jvm.failure("agent start-up line").getMessage());
-        assertFalse(jvm.output().stream().anyMatch(l -> l.contains("FastRMI is OFF") || l.contains("cannot instrument")),
-                () -> jvm.failure("agent errors").getMessage());
+    private static void assertAgentLine(List<String> output, boolean withAgent, int feature) {
+        boolean logged = output.stream().anyMatch(l -> l.contains("FastRMI ") && l.contains("(premain) on JDK " + feature));
+        assertEquals(withAgent, logged, () -> "agent start-up line in " + output);
+        assertFalse(output.stream().anyMatch(l -> l.contains("FastRMI is OFF") || l.contains("cannot instrument")),
+                () -> "agent errors in " + output);
     }
 
     /** Each method was called exactly once on this side, with a peer and not negotiated (no fast path yet). */
-    private static void assertCalls(List<RecordedEvent> events, String side, List<String> methods, String registry) {
+    static void assertCalls(List<RecordedEvent> events, String side, List<String> methods, String registry) {
         Map<String, Integer> counts = new TreeMap<>();
         for (RecordedEvent event : events) {
             if (side.equals(event.getString("side"))) {
@@ -136,7 +117,4 @@ class SampleAppIT {
         return matching.size();
     }
 
-    static boolean exists(Path file) {
-        return Files.isRegularFile(file);
-    }
 }
