@@ -53,7 +53,7 @@ public final class Demo {
         }
         System.out.printf(Locale.ROOT, "FastRMI demo: the sample RMI application on JDK %s, %d calls per method"
                 + " (echo: %d), mean round trip in microseconds, best of %d rounds%n", jdk.version(), calls,
-                Math.max(1, calls / 20), rounds);
+                Math.max(1, calls / 10), rounds);
         Run stock = null;
         Run withAgent = null;
         for (int round = 0; round < rounds; round++) {
