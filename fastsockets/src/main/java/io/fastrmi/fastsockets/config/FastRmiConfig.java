@@ -1,0 +1,321 @@
+package io.fastrmi.fastsockets.config;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The parsed config file. Format (one per cluster, on a shared file system):
+ *
+ * <pre>
+ * # comments run to the end of the line
+ * scope = rmi                 # global keys come before any section: scope (rmi|jvm), plain-ttl
+ * plain-ttl = 300s
+ *
+ * [defaults]                  # hosts that no [host] section names
+ * optimize = off
+ *
+ * [host local 10.1.0.0/16 node*.cluster]   # first matching section wins
+ * optimize = on
+ * optimizations = all         # or a list: class-table, no-annotations, block-data, bulk-arrays
+ * transports = ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, tcp
+ * </pre>
+ *
+ * Without a file, {@link #builtIn()}: this machine inside, every other host outside.
+ */
+public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostPolicy defaults,
+        List<HostSection> hosts) {
+
+    public enum Scope { RMI, JVM }
+
+    /** A {@code [host ...]} section: its patterns and what they get. */
+    public record HostSection(List<HostPattern> patterns, HostPolicy policy, int line) {
+        public HostSection {
+            patterns = List.copyOf(patterns);
+        }
+    }
+
+    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl");
+    static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports");
+    private static final Duration DEFAULT_PLAIN_TTL = Duration.ofMinutes(5);
+
+    public FastRmiConfig {
+        hosts = List.copyOf(hosts);
+    }
+
+    public static FastRmiConfig builtIn() {
+        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, HostPolicy.OUTSIDE,
+                List.of(new HostSection(List.of(HostPattern.parse("local")), HostPolicy.INSIDE_LOCAL, 0)));
+    }
+
+    /** The policy for the host called {@code name} at {@code address} (either may be null). */
+    public HostPolicy policyFor(String name, InetAddress address) {
+        for (HostSection section : hosts) {
+            for (HostPattern pattern : section.patterns()) {
+                if (pattern.matches(name, address)) {
+                    return section.policy();
+                }
+            }
+        }
+        return defaults;
+    }
+
+    public static FastRmiConfig load(Path file) throws ConfigException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), 0, "cannot read the config file: " + e);
+        }
+        return parse(file.toString(), lines);
+    }
+
+    public static FastRmiConfig parse(String source, List<String> lines) throws ConfigException {
+        return new Parser(source).parse(lines);
+    }
+
+    /**
+     * This config with {@code -Dfastrmi.KEY} and {@code FASTRMI_KEY} overrides applied (a property
+     * wins over the environment); host keys override the {@code [defaults]} section.
+     */
+    public FastRmiConfig withOverrides(Map<String, String> properties, Map<String, String> environment)
+            throws ConfigException {
+        Parser parser = new Parser(source);
+        parser.scope = scope;
+        parser.plainTtl = plainTtl;
+        PolicyBuilder defaultsBuilder = new PolicyBuilder(defaults);
+        List<String> keys = new ArrayList<>(GLOBAL_KEYS);
+        keys.addAll(HOST_KEYS);
+        keys.sort(null);
+        for (String key : keys) {
+            String envName = "FASTRMI_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+            String value = properties.get("fastrmi." + key);
+            String origin = "-Dfastrmi." + key;
+            if (value == null) {
+                value = environment.get(envName);
+                origin = envName;
+            }
+            if (value != null) {
+                parser.apply(origin, 0, key, value.trim(), GLOBAL_KEYS.contains(key) ? null : defaultsBuilder);
+            }
+        }
+        return new FastRmiConfig(source, parser.scope, parser.plainTtl, defaultsBuilder.build(), hosts);
+    }
+
+    /** A host policy under construction: unset keys keep the values it started from. */
+    private static final class PolicyBuilder {
+        boolean optimize;
+        Set<String> optimizations;
+        List<String> transports;
+
+        PolicyBuilder(HostPolicy start) {
+            optimize = start.optimize();
+            optimizations = start.optimizations();
+            transports = start.transports();
+        }
+
+        HostPolicy build() {
+            return new HostPolicy(optimize, optimizations, transports);
+        }
+    }
+
+    private static final class Parser {
+        private final String source;
+        Scope scope = Scope.RMI;
+        Duration plainTtl = DEFAULT_PLAIN_TTL;
+
+        Parser(String source) {
+            this.source = source;
+        }
+
+        FastRmiConfig parse(List<String> lines) throws ConfigException {
+            PolicyBuilder defaults = new PolicyBuilder(HostPolicy.OUTSIDE);
+            List<HostSection> hosts = new ArrayList<>();
+            List<HostPattern> patterns = null;
+            PolicyBuilder current = null;
+            int sectionLine = 0;
+            boolean seenDefaults = false;
+            for (int i = 0; i < lines.size(); i++) {
+                int number = i + 1;
+                String line = stripComment(lines.get(i)).trim();
+                if (line.isEmpty()) {
+                    continue;
+                }
+                if (line.startsWith("[")) {
+                    if (patterns != null) {
+                        hosts.add(new HostSection(patterns, current.build(), sectionLine));
+                        patterns = null;
+                    }
+                    if (!line.endsWith("]")) {
+                        throw new ConfigException(source, number, "section header '" + line + "' has no closing ']'");
+                    }
+                    String[] words = line.substring(1, line.length() - 1).trim().split("\\s+");
+                    if (words.length == 1 && words[0].equals("defaults")) {
+                        if (seenDefaults) {
+                            throw new ConfigException(source, number, "a second [defaults] section");
+                        }
+                        seenDefaults = true;
+                        current = defaults;
+                    } else if (words[0].equals("host")) {
+                        if (words.length == 1) {
+                            throw new ConfigException(source, number,
+                                    "[host] needs at least one host name, address, CIDR block or wildcard");
+                        }
+                        patterns = new ArrayList<>();
+                        for (int w = 1; w < words.length; w++) {
+                            try {
+                                patterns.add(HostPattern.parse(words[w]));
+                            } catch (IllegalArgumentException e) {
+                                throw new ConfigException(source, number, e.getMessage());
+                            }
+                        }
+                        // A host section starts from the defaults as they stand, then says what differs.
+                        current = new PolicyBuilder(defaults.build());
+                        sectionLine = number;
+                    } else {
+                        throw new ConfigException(source, number,
+                                "unknown section '" + line + "' (expected [defaults] or [host PATTERN...])");
+                    }
+                    continue;
+                }
+                int eq = line.indexOf('=');
+                if (eq <= 0) {
+                    throw new ConfigException(source, number, "expected 'key = value' or a [section], found '" + line + "'");
+                }
+                apply(source, number, line.substring(0, eq).trim(), line.substring(eq + 1).trim(), current);
+            }
+            if (patterns != null) {
+                hosts.add(new HostSection(patterns, current.build(), sectionLine));
+            }
+            return new FastRmiConfig(source, scope, plainTtl, defaults.build(), hosts);
+        }
+
+        /** One key; {@code policy} null means outside any section, where only global keys belong. */
+        void apply(String where, int number, String key, String value, PolicyBuilder policy) throws ConfigException {
+            if (value.isEmpty()) {
+                throw new ConfigException(where, number, "'" + key + "' has no value");
+            }
+            if (GLOBAL_KEYS.contains(key)) {
+                if (policy != null && number > 0) {
+                    throw new ConfigException(where, number,
+                            "'" + key + "' is a global key: put it before the first [section]");
+                }
+                if (key.equals("scope")) {
+                    scope = switch (value) {
+                        case "rmi" -> Scope.RMI;
+                        case "jvm" -> Scope.JVM;
+                        default -> throw new ConfigException(where, number, "scope must be rmi or jvm, not '" + value + "'");
+                    };
+                } else {
+                    plainTtl = duration(where, number, key, value);
+                }
+                return;
+            }
+            if (!HOST_KEYS.contains(key)) {
+                throw new ConfigException(where, number, "unknown key '" + key + "' (expected one of: "
+                        + String.join(", ", sorted(GLOBAL_KEYS, HOST_KEYS)) + ")");
+            }
+            if (policy == null) {
+                throw new ConfigException(where, number,
+                        "'" + key + "' belongs in a [defaults] or [host ...] section");
+            }
+            switch (key) {
+                case "optimize" -> policy.optimize = onOff(where, number, key, value);
+                case "optimizations" -> policy.optimizations = optimizations(where, number, value);
+                default -> policy.transports = transports(where, number, value);
+            }
+        }
+
+        private static boolean onOff(String where, int number, String key, String value) throws ConfigException {
+            switch (value) {
+                case "on", "true", "yes":
+                    return true;
+                case "off", "false", "no":
+                    return false;
+                default:
+                    throw new ConfigException(where, number, key + " must be on or off, not '" + value + "'");
+            }
+        }
+
+        private static Set<String> optimizations(String where, int number, String value) throws ConfigException {
+            if (value.equals("all")) {
+                return HostPolicy.KNOWN_OPTIMIZATIONS;
+            }
+            if (value.equals("none")) {
+                return Set.of();
+            }
+            Set<String> chosen = new LinkedHashSet<>();
+            for (String item : list(value)) {
+                if (!HostPolicy.KNOWN_OPTIMIZATIONS.contains(item)) {
+                    throw new ConfigException(where, number, "unknown optimization '" + item + "' (expected all, none, or "
+                            + String.join(", ", sorted(HostPolicy.KNOWN_OPTIMIZATIONS, Set.of())) + ")");
+                }
+                chosen.add(item);
+            }
+            return chosen;
+        }
+
+        private static List<String> transports(String where, int number, String value) throws ConfigException {
+            List<String> chosen = new ArrayList<>();
+            for (String item : list(value)) {
+                boolean valid = item.equals("tcp")
+                        || item.matches("ofi:[a-z0-9_]+(;[a-z0-9_]+)?")
+                        || item.matches("ucx:[a-z0-9_]+");
+                if (!valid) {
+                    throw new ConfigException(where, number, "unknown transport '" + item
+                            + "' (expected tcp, ofi:PROVIDER such as ofi:shm or ofi:tcp;ofi_rxm, or ucx:TRANSPORT such as ucx:shm)");
+                }
+                if (!chosen.contains(item)) {
+                    chosen.add(item);
+                }
+            }
+            return chosen;
+        }
+
+        private static Duration duration(String where, int number, String key, String value) throws ConfigException {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)").matcher(value);
+            if (!m.matches()) {
+                throw new ConfigException(where, number, key + " must be a duration such as 500ms, 30s, 5m or 1h, not '"
+                        + value + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            };
+        }
+
+        private static List<String> list(String value) {
+            List<String> items = new ArrayList<>();
+            for (String item : value.split(",")) {
+                if (!item.isBlank()) {
+                    items.add(item.trim());
+                }
+            }
+            return items;
+        }
+
+        private static List<String> sorted(Set<String> a, Set<String> b) {
+            List<String> all = new ArrayList<>(a);
+            all.addAll(b);
+            all.sort(null);
+            return all;
+        }
+
+        private static String stripComment(String line) {
+            int hash = line.indexOf('#');
+            return hash < 0 ? line : line.substring(0, hash);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.fastrmi.fastsockets.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class FastRmiConfigTest {
+
+    private static final List<String> CLUSTER = List.of(
+            "# the cluster's FastRMI config",
+            "scope = jvm",
+            "plain-ttl = 30s   # remember plain endpoints for half a minute",
+            "",
+            "[defaults]",
+            "optimize = off",
+            "",
+            "[host local 10.1.0.0/16 node?.cluster.example]",
+            "optimize = on",
+            "optimizations = all",
+            "transports = ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, tcp",
+            "",
+            "[host gateway.cluster.example 2001:db8::/32]",
+            "optimize = on",
+            "optimizations = class-table, bulk-arrays",
+            "transports = ofi:tcp;ofi_rxm, tcp");
+
+    @Test
+    void aClusterConfigIsParsedAndMatchedFirstSectionFirst() throws Exception {
+        FastRmiConfig config = FastRmiConfig.parse("cluster.conf", CLUSTER);
+        assertEquals(FastRmiConfig.Scope.JVM, config.scope());
+        assertEquals(Duration.ofSeconds(30), config.plainTtl());
+        assertEquals(2, config.hosts().size());
+        assertEquals(8, config.hosts().get(0).line());
+
+        HostPolicy inside = config.policyFor("node3.cluster.example", InetAddress.getByName("10.2.0.7"));
+        assertTrue(inside.optimize());
+        assertEquals(HostPolicy.KNOWN_OPTIMIZATIONS, inside.optimizations());
+        assertEquals(List.of("ofi:shm", "ucx:shm", "ofi:tcp;ofi_rxm", "tcp"), inside.transports());
+        assertSame(inside, config.policyFor(null, InetAddress.getByName("10.1.200.3")));
+        assertSame(inside, config.policyFor("localhost", InetAddress.getLoopbackAddress()));
+
+        HostPolicy gateway = config.policyFor("GATEWAY.cluster.example", null);
+        assertEquals(Set.of("class-table", "bulk-arrays"), gateway.optimizations());
+        assertSame(gateway, config.policyFor(null, InetAddress.getByName("2001:db8:1::5")));
+
+        HostPolicy outside = config.policyFor("node12.cluster.example", InetAddress.getByName("192.0.2.1"));
+        assertFalse(outside.optimize());
+        assertEquals(config.defaults(), outside);
+    }
+
+    @Test
+    void builtInDefaultsKeepThisHostInsideAndEveryOtherOutside() throws Exception {
+        FastRmiConfig config = FastRmiConfig.builtIn();
+        assertTrue(config.policyFor("localhost", InetAddress.getByName("127.0.0.1")).optimize());
+        assertTrue(config.policyFor(null, InetAddress.getByName("::1")).optimize());
+        assertFalse(config.policyFor("elsewhere", InetAddress.getByName("192.0.2.9")).optimize());
+        assertFalse(config.policyFor("elsewhere", null).optimize());
+    }
+
+    @Test
+    void overridesChangeTheDefaultsPropertiesBeforeEnvironment() throws Exception {
+        FastRmiConfig config = FastRmiConfig.parse("cluster.conf", CLUSTER).withOverrides(
+                Map.of("fastrmi.transports", "tcp", "fastrmi.scope", "rmi"),
+                Map.of("FASTRMI_TRANSPORTS", "ucx:tcp", "FASTRMI_OPTIMIZE", "on", "FASTRMI_PLAIN_TTL", "2m"));
+        assertEquals(FastRmiConfig.Scope.RMI, config.scope());
+        assertEquals(Duration.ofMinutes(2), config.plainTtl());
+        assertTrue(config.defaults().optimize());
+        assertEquals(List.of("tcp"), config.defaults().transports());
+        assertEquals(FastRmiConfig.parse("cluster.conf", CLUSTER).hosts(), config.hosts(), "host sections are untouched");
+
+        ConfigException bad = assertThrows(ConfigException.class,
+                () -> FastRmiConfig.builtIn().withOverrides(Map.of("fastrmi.optimize", "maybe"), Map.of()));
+        assertEquals("-Dfastrmi.optimize: optimize must be on or off, not 'maybe'", bad.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: optimizations, optimize, plain-ttl, scope, transports)",
+        "[defaults|c.conf:1: section header '[defaults' has no closing ']'",
+        "[cluster]|c.conf:1: unknown section '[cluster]' (expected [defaults] or [host PATTERN...])",
+        "[host]|c.conf:1: [host] needs at least one host name, address, CIDR block or wildcard",
+        "[host 10.0.0.0/33]|c.conf:1: '10.0.0.0/33': prefix length must be 0 to 32",
+        "[host 10.0.0.0/x]|c.conf:1: '10.0.0.0/x': the prefix length after '/' is not a number",
+        "[host 300.1.1.1]|c.conf:1: '300.1.1.1': '300.1.1.1' is not an IPv4 or IPv6 address",
+        "[host bad_name!]|c.conf:1: 'bad_name!' is not a host name, address, CIDR block or wildcard",
+        "optimize = on|c.conf:1: 'optimize' belongs in a [defaults] or [host ...] section",
+        "scope = everything|c.conf:1: scope must be rmi or jvm, not 'everything'",
+        "plain-ttl = soon|c.conf:1: plain-ttl must be a duration such as 500ms, 30s, 5m or 1h, not 'soon'",
+        "just words|c.conf:1: expected 'key = value' or a [section], found 'just words'",
+        "scope =|c.conf:1: 'scope' has no value",
+    })
+    void eachErrorNamesTheFileTheLineAndWhatWasExpected(String line, String message) {
+        assertEquals(message, assertThrows(ConfigException.class,
+                () -> FastRmiConfig.parse("c.conf", List.of(line))).getMessage());
+    }
+
+    @Test
+    void errorsInsideSectionsNameTheirLine() {
+        assertEquals("c.conf:3: optimize must be on or off, not 'sometimes'", error("[defaults]", "", "optimize = sometimes"));
+        assertEquals("c.conf:2: unknown optimization 'zip' (expected all, none, or block-data, bulk-arrays, class-table,"
+                + " no-annotations)", error("[host local]", "optimizations = class-table, zip"));
+        assertEquals("c.conf:2: unknown transport 'rdma' (expected tcp, ofi:PROVIDER such as ofi:shm or ofi:tcp;ofi_rxm,"
+                + " or ucx:TRANSPORT such as ucx:shm)", error("[host local]", "transports = tcp, rdma"));
+        assertEquals("c.conf:2: 'scope' is a global key: put it before the first [section]", error("[defaults]", "scope = jvm"));
+        assertEquals("c.conf:2: a second [defaults] section", error("[defaults]", "[defaults]"));
+    }
+
+    @Test
+    void aMissingFileIsAnErrorThatNamesIt(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("nope.conf");
+        assertTrue(assertThrows(ConfigException.class, () -> FastRmiConfig.load(missing)).getMessage()
+                .startsWith(missing + ": cannot read the config file"));
+        Path file = dir.resolve("ok.conf");
+        Files.write(file, CLUSTER);
+        assertEquals(file.toString(), FastRmiConfig.load(file).source());
+    }
+
+    private static String error(String... lines) {
+        return assertThrows(ConfigException.class, () -> FastRmiConfig.parse("c.conf", List.of(lines))).getMessage();
+    }
+}
