@@ -32,6 +32,7 @@ public final class JvmLauncher {
     private final List<Path> classpath = new ArrayList<>();
     private String mainClass;
     private final List<String> args = new ArrayList<>();
+    private final List<String> wrapper = new ArrayList<>();
     private Duration timeLimit = Duration.ofMinutes(5);
 
     private JvmLauncher(Jdk jdk) {
@@ -99,6 +100,15 @@ public final class JvmLauncher {
         return this;
     }
 
+    /**
+     * Runs the JVM under a command prefix, e.g. {@code ip netns exec host1} to put it in a network
+     * namespace.
+     */
+    public JvmLauncher wrapper(String... prefix) {
+        wrapper.addAll(List.of(prefix));
+        return this;
+    }
+
     /** The JVM is killed after this long, whatever happens (default five minutes). */
     public JvmLauncher timeLimit(Duration limit) {
         this.timeLimit = limit;
@@ -107,7 +117,7 @@ public final class JvmLauncher {
 
     /** The full command line, for logs and for running by hand. */
     public List<String> command() {
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(jdk.java().toString());
         if (agentJar != null) {
             cmd.add("-javaagent:" + agentJar + (agentArgs == null ? "" : "=" + agentArgs));
