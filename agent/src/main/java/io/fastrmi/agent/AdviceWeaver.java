@@ -3,9 +3,12 @@ package io.fastrmi.agent;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.fastrmi.agent.advice.ChooseFactoryAdvice;
 import io.fastrmi.agent.advice.ClientCallEndAdvice;
 import io.fastrmi.agent.advice.ClientInvokeAdvice;
 import io.fastrmi.agent.advice.ClientNewCallAdvice;
+import io.fastrmi.agent.advice.CustomClientFactoryAdvice;
+import io.fastrmi.agent.advice.CustomServerFactoryAdvice;
 import io.fastrmi.agent.advice.ExecuteCallAdvice;
 import io.fastrmi.agent.advice.ServerDispatchAdvice;
 import io.fastrmi.agent.advice.ServerLogCallAdvice;
@@ -33,7 +36,11 @@ final class AdviceWeaver {
                     Advice.to(ServerDispatchAdvice.class).on(named("dispatch").and(takesArguments(2))),
                     Advice.to(ServerLogCallAdvice.class).on(named("logCall").and(takesArguments(2)))),
             "sun/rmi/transport/StreamRemoteCall", List.of(
-                    Advice.to(ExecuteCallAdvice.class).on(named("executeCall").and(takesArguments(0)))));
+                    Advice.to(ExecuteCallAdvice.class).on(named("executeCall").and(takesArguments(0)))),
+            "sun/rmi/transport/tcp/TCPEndpoint", List.of(
+                    Advice.to(ChooseFactoryAdvice.class).on(named("chooseFactory").and(takesArguments(0))),
+                    Advice.to(CustomClientFactoryAdvice.class).on(named("newSocket").and(takesArguments(0))),
+                    Advice.to(CustomServerFactoryAdvice.class).on(named("newServerSocket").and(takesArguments(0)))));
 
     /**
      * The class in {@code bytes} with its advice inlined. The class is described from its bytes

@@ -37,15 +37,17 @@ public final class FastRmiAgent {
             AgentOptions.ConfigSource config =
                     options.configSource(System.getenv(), System.getProperty("fastrmi.config"));
             BootstrapJar.appendToBootClassPath(inst);
-            // Loaded only now, from the boot class path just added.
-            Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
-            RmiInstrumentation.install(inst, helpers);
+            // Only now may FastRMI's runtime classes load, from the boot class path just added; so
+            // they are named in a class of their own, which loads only now too.
+            Startup.installRuntime(inst, config);
             started = true;
             // Setting up the application's logging can take tens of milliseconds: not on the main thread.
             new StartLog("FastRMI " + version() + " (" + how + ") on " + jdkDescription() + ", config: " + config)
                     .start();
         } catch (Throwable t) {
-            System.getLogger(LOGGER).log(System.Logger.Level.ERROR, "FastRMI is OFF, this JVM runs plain RMI: " + t, t);
+            boolean explained = t instanceof IllegalArgumentException || t.getClass().getName().endsWith("ConfigException");
+            System.getLogger(LOGGER).log(System.Logger.Level.ERROR, "FastRMI is OFF, this JVM runs plain RMI: "
+                    + (explained ? t.getMessage() : t.toString()), explained ? null : t);
         }
     }
 

@@ -20,7 +20,8 @@ final class RmiInstrumentation implements ClassFileTransformer {
     static final Set<String> TARGETS = Set.of(
             "sun/rmi/server/UnicastRef",
             "sun/rmi/server/UnicastServerRef",
-            "sun/rmi/transport/StreamRemoteCall");
+            "sun/rmi/transport/StreamRemoteCall",
+            "sun/rmi/transport/tcp/TCPEndpoint");
 
     private volatile AdviceWeaver weaver;
 

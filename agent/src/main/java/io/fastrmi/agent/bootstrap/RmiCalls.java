@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.net.Socket;
+import io.fastrmi.fastsockets.FastSocket;
 
 /**
  * What the advice inlined into {@code sun.rmi} calls: it opens, names and commits the
@@ -34,7 +35,7 @@ public final class RmiCalls {
     public static void clientConnection(Object connection) {
         RmiCallEvent event = CLIENT.get();
         if (event != null && event.peer == null) {
-            event.peer = Peers.ofConnection(connection);
+            Peers.describe(event, Peers.socketOf(connection));
         }
     }
 
@@ -51,7 +52,7 @@ public final class RmiCalls {
     public static RmiCallEvent serverBegin(Object call) {
         RmiCallEvent event = begin(SERVER, "server", null);
         if (event != null) {
-            event.peer = Peers.ofCall(call);
+            Peers.describe(event, Peers.socketOf(Peers.connectionOf(call)));
         }
         return event;
     }
@@ -141,27 +142,33 @@ public final class RmiCalls {
         private Peers() {
         }
 
-        static String ofCall(Object call) {
+        static Object connectionOf(Object call) {
             if (CALL_CONNECTION == null || !CALL_CONNECTION.type().parameterType(0).isInstance(call)) {
                 return null;
             }
             try {
-                return ofConnection(CALL_CONNECTION.invoke(call));
+                return CALL_CONNECTION.invoke(call);
             } catch (Throwable e) {
                 return null;
             }
         }
 
-        static String ofConnection(Object connection) {
+        static Socket socketOf(Object connection) {
             if (CONNECTION_SOCKET == null || !CONNECTION_SOCKET.type().parameterType(0).isInstance(connection)) {
                 return null;
             }
             try {
-                Socket socket = (Socket) CONNECTION_SOCKET.invoke(connection);
-                return socket == null || socket.getInetAddress() == null ? null
-                        : socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
+                return (Socket) CONNECTION_SOCKET.invoke(connection);
             } catch (Throwable e) {
                 return null;
+            }
+        }
+
+        /** The peer's host:port, and whether the connection is a FastRMI-negotiated one. */
+        static void describe(RmiCallEvent event, Socket socket) {
+            if (socket != null && socket.getInetAddress() != null) {
+                event.peer = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
+                event.negotiated = socket instanceof FastSocket fast && fast.negotiatedFast();
             }
         }
     }

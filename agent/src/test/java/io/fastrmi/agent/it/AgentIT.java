@@ -35,7 +35,7 @@ class AgentIT {
             assertTrue(client.contains("method = \"" + method + "\""), () -> method + " missing in\n" + client);
         }
         assertTrue(server.contains("side = \"server\"") && client.contains("side = \"client\""));
-        assertTrue(server.contains("negotiated = false") && server.contains("peer = \"127.0.0.1:"), server);
+        assertTrue(server.contains("negotiated = true") && server.contains("peer = \"127.0.0.1:"), server);
         assertTrue(client.contains("fastrmi.RmiCall") && client.contains("duration = "), client);
     }
 
@@ -45,7 +45,7 @@ class AgentIT {
     void attachingToARunningServerInstrumentsItsLoadedRmiClasses(int feature) throws Exception {
         Jdk jdk = Jdk.of(feature);
         Path agent = ItSupport.agentJar();
-        SampleRun run = SampleRun.run(jdk, ItSupport.directory("attach-" + feature), server -> server,
+        SampleRun run = SampleRun.run(jdk, jdk, ItSupport.directory("attach-" + feature), server -> server,
                 client -> client, server -> {
                     try {
                         VirtualMachine vm = VirtualMachine.attach(String.valueOf(server.pid()));
@@ -62,7 +62,7 @@ class AgentIT {
 
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
         List<RecordedEvent> events = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
-        SampleAppIT.assertCalls(events, "server", SampleAppIT.SERVICE_METHODS, "lookup");
+        SampleAppIT.assertCalls(events, "server", SampleAppIT.SERVICE_METHODS, "lookup", false);
     }
 
     /** A bad agent argument switches FastRMI off, loudly; the application runs as plain RMI. */
@@ -79,7 +79,7 @@ class AgentIT {
                 && l.contains("unknown agent argument key 'confg'")), () -> String.join("\n", run.serverOutput()));
         assertTrue(ItSupport.events(run.serverJfr(), "fastrmi.RmiCall").isEmpty());
         SampleAppIT.assertCalls(ItSupport.events(run.clientJfr(), "fastrmi.RmiCall"), "client",
-                SampleAppIT.SERVICE_METHODS, "lookup");
+                SampleAppIT.SERVICE_METHODS, "lookup", false);
     }
 
     private static String jfrPrint(Jdk jdk, Path recording) throws IOException, InterruptedException {

@@ -9,10 +9,10 @@ import io.fastrmi.sample.SampleClient;
 import io.fastrmi.sample.SampleServiceImpl;
 import io.fastrmi.testkit.Jdk;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The sample application in separate JVMs, without the agent, with it on the server only, on the
- * client only and on both, on JDK 17 and on JDK 25: the answers are the same in every case, and each
- * JVM with the agent records a fastrmi.RmiCall event for every call it made or served.
+ * The interop matrix: the sample application with server and client each on JDK 17 or 25, each with
+ * or without the agent (16 cells). Every call's answer is the same in every cell; each JVM with the
+ * agent records a fastrmi.RmiCall event for every call it made or served; connections are fast
+ * exactly where both ends run the agent on the same JVM, and the Handshake events say why not elsewhere.
  */
 class SampleAppIT {
 
@@ -44,36 +45,43 @@ class SampleAppIT {
     }
 
     static Stream<Arguments> cells() {
-        return Stream.of(17, 25).flatMap(jdk -> Stream.of(Placement.values()).map(p -> Arguments.of(jdk, p)));
+        return Stream.of(17, 25).flatMap(server -> Stream.of(17, 25).flatMap(client ->
+                Stream.of(Placement.values()).map(p -> Arguments.of(server, client, p))));
     }
 
-    @ParameterizedTest(name = "JDK {0}, agent on {1}")
+    @ParameterizedTest(name = "server JDK {0}, client JDK {1}, agent on {2}")
     @MethodSource("cells")
-    void sameAnswersAndEventsForEveryCall(int feature, Placement placement) throws Exception {
-        Jdk jdk = Jdk.of(feature);
-        Path dir = ItSupport.directory("sample-" + feature + "-" + placement);
+    void everyCallIsRightAndFastOnlyWhereBothEndsMatch(int serverFeature, int clientFeature, Placement placement)
+            throws Exception {
+        Path dir = ItSupport.directory("matrix-" + serverFeature + "-" + clientFeature + "-" + placement);
         Path agent = ItSupport.agentJar();
-        SampleRun run = SampleRun.run(jdk, dir, server -> server.agent(placement.server ? agent : null),
+        SampleRun run = SampleRun.run(Jdk.of(serverFeature), Jdk.of(clientFeature), dir,
+                server -> server.agent(placement.server ? agent : null),
                 client -> client.agent(placement.client ? agent : null));
-        assertAgentLine(run.serverOutput(), placement.server, feature);
-        assertAgentLine(run.clientOutput(), placement.client, feature);
+        assertAgentLine(run.serverOutput(), placement.server, serverFeature);
+        assertAgentLine(run.clientOutput(), placement.client, clientFeature);
 
         assertEquals(expectedTranscript(), run.transcript());
 
-        List<RecordedEvent> serverEvents = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
-        List<RecordedEvent> clientEvents = ItSupport.events(run.clientJfr(), "fastrmi.RmiCall");
-
+        boolean fast = placement == Placement.BOTH && serverFeature == clientFeature;
+        List<RecordedEvent> serverCalls = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
+        List<RecordedEvent> clientCalls = ItSupport.events(run.clientJfr(), "fastrmi.RmiCall");
+        List<RecordedEvent> serverHandshakes = ItSupport.events(run.serverJfr(), "fastrmi.Handshake");
+        List<RecordedEvent> clientHandshakes = ItSupport.events(run.clientJfr(), "fastrmi.Handshake");
         if (placement.server) {
-            assertCalls(serverEvents, "server", SERVICE_METHODS, "lookup");
-            assertEquals(CALLBACKS, count(serverEvents, "client", "call"), "callbacks made by the server");
+            assertCalls(serverCalls, "server", SERVICE_METHODS, "lookup", fast);
+            assertEquals(CALLBACKS, count(serverCalls, "client", "call"), "callbacks made by the server");
+            assertHandshakes(serverHandshakes, "server", fast, placement.client ? "JVM fingerprint mismatch" : "no FastRMI offer");
         } else {
-            assertTrue(serverEvents.isEmpty());
+            assertTrue(serverCalls.isEmpty() && serverHandshakes.isEmpty());
         }
         if (placement.client) {
-            assertCalls(clientEvents, "client", SERVICE_METHODS, "lookup");
-            assertEquals(CALLBACKS, count(clientEvents, "server", "call"), "callbacks served by the client");
+            assertCalls(clientCalls, "client", SERVICE_METHODS, "lookup", fast);
+            assertEquals(CALLBACKS, count(clientCalls, "server", "call"), "callbacks served by the client");
+            assertHandshakes(clientHandshakes, "client", fast,
+                    placement.server ? "JVM fingerprint mismatch" : "no FastRMI agent on the server (ProtocolNack)");
         } else {
-            assertTrue(clientEvents.isEmpty());
+            assertTrue(clientCalls.isEmpty() && clientHandshakes.isEmpty());
         }
     }
 
@@ -89,15 +97,38 @@ class SampleAppIT {
                 () -> "agent errors in " + output);
     }
 
-    /** Each method was called exactly once on this side, with a peer and not negotiated (no fast path yet). */
-    static void assertCalls(List<RecordedEvent> events, String side, List<String> methods, String registry) {
+    /**
+     * The handshakes this side saw on its own connections: all fast, or all plain, at least one for
+     * {@code reason} (later connections to a plain endpoint may say it was remembered).
+     */
+    private static void assertHandshakes(List<RecordedEvent> handshakes, String side, boolean fast, String reason) {
+        List<RecordedEvent> mine = handshakes.stream().filter(e -> side.equals(e.getString("side")))
+                .collect(Collectors.toList());
+        assertFalse(mine.isEmpty(), () -> "no " + side + " handshake in " + handshakes);
+        for (RecordedEvent event : mine) {
+            assertEquals(fast ? "fast" : "plain", event.getString("result"), event::toString);
+            assertEquals("tcp", event.getString("transport"), event::toString);
+            if (!fast) {
+                String why = event.getString("reason");
+                assertTrue(why.contains(reason) || why.equals("endpoint remembered as having no FastRMI agent"),
+                        event::toString);
+            }
+        }
+        if (!fast) {
+            assertTrue(mine.stream().anyMatch(e -> e.getString("reason").contains(reason)), mine::toString);
+        }
+    }
+
+    /** Each method was called exactly once on this side, with a peer and the expected negotiation. */
+    static void assertCalls(List<RecordedEvent> events, String side, List<String> methods, String registry,
+            boolean negotiated) {
         Map<String, Integer> counts = new TreeMap<>();
         for (RecordedEvent event : events) {
             if (side.equals(event.getString("side"))) {
                 counts.merge(event.getString("method"), 1, Integer::sum);
                 assertNotNull(event.getString("peer"), () -> "peer of " + event);
                 assertTrue(event.getString("peer").matches("127\\.0\\.0\\.1:\\d+"), () -> "peer of " + event);
-                assertFalse(event.getBoolean("negotiated"));
+                assertEquals(negotiated, event.getBoolean("negotiated"), event::toString);
                 assertFalse(event.getDuration().isNegative());
             }
         }
@@ -108,13 +139,7 @@ class SampleAppIT {
     }
 
     private static long count(List<RecordedEvent> events, String side, String method) {
-        List<RecordedEvent> matching = new ArrayList<>();
-        for (RecordedEvent event : events) {
-            if (side.equals(event.getString("side")) && method.equals(event.getString("method"))) {
-                matching.add(event);
-            }
-        }
-        return matching.size();
+        return events.stream().filter(e -> side.equals(e.getString("side")) && method.equals(e.getString("method")))
+                .count();
     }
-
 }

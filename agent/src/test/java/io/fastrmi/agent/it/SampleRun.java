@@ -21,21 +21,26 @@ record SampleRun(List<String> transcript, List<String> serverOutput, List<String
         Path serverJfr, Path clientJfr) {
 
     static SampleRun run(Jdk jdk, Path dir, UnaryOperator<JvmLauncher> server, UnaryOperator<JvmLauncher> client) {
-        return run(jdk, dir, server, client, started -> { });
+        return run(jdk, jdk, dir, server, client, started -> { });
+    }
+
+    static SampleRun run(Jdk serverJdk, Jdk clientJdk, Path dir, UnaryOperator<JvmLauncher> server,
+            UnaryOperator<JvmLauncher> client) {
+        return run(serverJdk, clientJdk, dir, server, client, started -> { });
     }
 
     /** {@code beforeClient} runs once the server is ready (to attach an agent to it, say). */
-    static SampleRun run(Jdk jdk, Path dir, UnaryOperator<JvmLauncher> server, UnaryOperator<JvmLauncher> client,
-            java.util.function.Consumer<ManagedJvm> beforeClient) {
+    static SampleRun run(Jdk serverJdk, Jdk clientJdk, Path dir, UnaryOperator<JvmLauncher> server,
+            UnaryOperator<JvmLauncher> client, java.util.function.Consumer<ManagedJvm> beforeClient) {
         Path serverJfr = dir.resolve("server.jfr");
         Path clientJfr = dir.resolve("client.jfr");
-        try (ManagedJvm serverJvm = server.apply(JvmLauncher.on(jdk).name("server").jfr(serverJfr)
+        try (ManagedJvm serverJvm = server.apply(JvmLauncher.on(serverJdk).name("server").jfr(serverJfr)
                 .classpathOf(SampleServer.class).main(SampleServer.class)).start()) {
             String port = serverJvm.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
             beforeClient.accept(serverJvm);
             List<String> transcript;
             List<String> clientOutput;
-            try (ManagedJvm clientJvm = client.apply(JvmLauncher.on(jdk).name("client").jfr(clientJfr)
+            try (ManagedJvm clientJvm = client.apply(JvmLauncher.on(clientJdk).name("client").jfr(clientJfr)
                     .classpathOf(SampleClient.class).main(SampleClient.class).args("127.0.0.1", port)).start()) {
                 assertEquals(0, clientJvm.awaitExit(Duration.ofMinutes(2)),
                         () -> clientJvm.failure("client exit code").getMessage());

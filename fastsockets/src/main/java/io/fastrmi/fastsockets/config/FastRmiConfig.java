@@ -69,6 +69,18 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
         return defaults;
     }
 
+    /** Whether some section names hosts by name, so that matching a peer needs its name (a reverse lookup). */
+    public boolean usesHostNames() {
+        for (HostSection section : hosts) {
+            for (HostPattern pattern : section.patterns()) {
+                if (pattern.needsName()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     public static FastRmiConfig load(Path file) throws ConfigException {
         List<String> lines;
         try {
@@ -85,10 +97,21 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
 
     /**
      * This config with {@code -Dfastrmi.KEY} and {@code FASTRMI_KEY} overrides applied (a property
-     * wins over the environment); host keys override the {@code [defaults]} section.
+     * wins over the environment); host keys override the {@code [defaults]} section. An unknown
+     * {@code fastrmi.*} property is an error; unknown {@code FASTRMI_*} variables are left alone (that
+     * name space is shared with scripts and tools).
      */
     public FastRmiConfig withOverrides(Map<String, String> properties, Map<String, String> environment)
             throws ConfigException {
+        for (String property : properties.keySet()) {
+            if (property.startsWith("fastrmi.") && !property.equals("fastrmi.config")) {
+                String key = property.substring("fastrmi.".length());
+                if (!GLOBAL_KEYS.contains(key) && !HOST_KEYS.contains(key)) {
+                    throw new ConfigException("-D" + property, 0, "unknown key '" + key + "' (expected one of: "
+                            + String.join(", ", Parser.sorted(GLOBAL_KEYS, HOST_KEYS)) + ", config)");
+                }
+            }
+        }
         Parser parser = new Parser(source);
         parser.scope = scope;
         parser.plainTtl = plainTtl;
@@ -306,7 +329,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
             return items;
         }
 
-        private static List<String> sorted(Set<String> a, Set<String> b) {
+        static List<String> sorted(Set<String> a, Set<String> b) {
             List<String> all = new ArrayList<>(a);
             all.addAll(b);
             all.sort(null);

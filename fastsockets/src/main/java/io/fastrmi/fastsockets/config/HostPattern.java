@@ -21,6 +21,11 @@ public abstract sealed class HostPattern {
         this.text = text;
     }
 
+    /** Whether matching needs the host's name (not only its address). */
+    public boolean needsName() {
+        return this instanceof Name || this instanceof Wildcard;
+    }
+
     /** Whether this names the host called {@code name} (may be null) at {@code address} (may be null). */
     public abstract boolean matches(String name, InetAddress address);
 

@@ -1,0 +1,16 @@
+package io.fastrmi.agent.advice;
+
+import io.fastrmi.fastsockets.FastRmiSockets;
+import net.bytebuddy.asm.Advice;
+
+/** {@code TCPEndpoint.newSocket()}: notes an application's own client socket factory, which stays as it is. */
+public final class CustomClientFactoryAdvice {
+
+    private CustomClientFactoryAdvice() {
+    }
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.FieldValue("csf") Object clientSocketFactory) {
+        FastRmiSockets.customFactoryInUse(clientSocketFactory);
+    }
+}

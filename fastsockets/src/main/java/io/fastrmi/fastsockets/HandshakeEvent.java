@@ -1,0 +1,38 @@
+package io.fastrmi.fastsockets;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/** One negotiation (or its absence, for an outside host), on the client or the server side. */
+@Name("fastrmi.Handshake")
+@Label("FastRMI Handshake")
+@Category("FastRMI")
+@Description("The negotiation of one RMI connection: fast or plain, and why")
+@StackTrace(false)
+public final class HandshakeEvent extends Event {
+
+    @Label("Peer")
+    public String peer;
+
+    @Label("Side")
+    public String side;
+
+    @Label("Result")
+    @Description("fast or plain")
+    public String result;
+
+    @Label("Reason")
+    @Description("Why the connection is plain (empty when fast)")
+    public String reason;
+
+    @Label("Transport")
+    public String transport;
+
+    @Label("Optimizations")
+    @Description("Lean-format optimizations both ends accepted")
+    public String optimizations;
+}
