@@ -19,10 +19,6 @@ import java.rmi.server.RMISocketFactory;
  */
 final class FastRmiSocketFactory extends RMISocketFactory {
 
-    /** The same limit stock RMI puts on reading the peer's opening. */
-    private static final int HANDSHAKE_TIMEOUT_MILLIS =
-            Integer.getInteger("sun.rmi.transport.tcp.handshakeTimeout", 60_000);
-
     private final FastRmiConfig config;
     private final JvmFingerprint fingerprint;
     private final PlainEndpoints plainEndpoints;
@@ -41,7 +37,10 @@ final class FastRmiSocketFactory extends RMISocketFactory {
     @Override
     public Socket createSocket(String host, int port) throws IOException {
         InetAddress address = InetAddress.getByName(host);
-        HostPolicy policy = config.policyFor(host, address);
+        // RMI mostly connects to the address a remote object advertises: a config that names hosts
+        // needs the name behind it (a reverse lookup, as on the server side).
+        String name = config.usesHostNames() && host.equals(address.getHostAddress()) ? address.getHostName() : host;
+        HostPolicy policy = config.policyFor(name, address);
         if (!policy.optimize()) {
             return plain(host, address, port, "server host is outside per the client's config");
         }
@@ -55,7 +54,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
         FastSocket socket = new FastSocket(false);
         try {
             socket.connect(new InetSocketAddress(address, port));
-            socket.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
+            socket.setSoTimeout(FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
             Handshake.writeOffer(socket.getOutputStream(), Negotiation.offer(policy, fingerprint));
             InputStream in = socket.getInputStream();
             int first = in.read();

@@ -24,6 +24,8 @@ public final class FastRmiSockets {
     private static volatile FastRmiConfig config;
     private static volatile FastRmiSocketFactory factory;
     private static final JvmFingerprint FINGERPRINT = JvmFingerprint.current();
+    /** Stock RMI's limit on reading a peer's opening, which bounds our handshake too. */
+    static final int HANDSHAKE_TIMEOUT_MILLIS = Integer.getInteger("sun.rmi.transport.tcp.handshakeTimeout", 60_000);
 
     private FastRmiSockets() {
     }
@@ -87,7 +89,7 @@ public final class FastRmiSockets {
         event.peer = peer(socket);
         event.side = "server";
         try {
-            Handshake.Offer offer = Handshake.readOfferBody(in);
+            Handshake.Offer offer = readOfferWithin(socket, in);
             InetAddress client = socket.getInetAddress();
             FastRmiConfig current = config;
             HostPolicy policy = current == null ? HostPolicy.OUTSIDE
@@ -104,6 +106,25 @@ public final class FastRmiSockets {
                     + e.getMessage());
             closeQuietly(socket);
             throw e instanceof HandshakeException ? e : new HandshakeException("handshake failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The same limit as stock RMI's for the opening: a client that stalls inside its offer loses
+     * that one connection after {@code sun.rmi.transport.tcp.handshakeTimeout}, not a thread forever.
+     */
+    private static Handshake.Offer readOfferWithin(Socket socket, InputStream in) throws IOException {
+        int before = socket.getSoTimeout();
+        int limit = HANDSHAKE_TIMEOUT_MILLIS;
+        socket.setSoTimeout(before == 0 ? limit : Math.min(before, limit));
+        try {
+            return Handshake.readOfferBody(in);
+        } catch (java.net.SocketTimeoutException e) {
+            throw new HandshakeException("handshake offer not complete within " + limit + " ms", e);
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(before);
+            }
         }
     }
 
