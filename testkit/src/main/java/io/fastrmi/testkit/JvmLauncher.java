@@ -33,6 +33,7 @@ public final class JvmLauncher {
     private String mainClass;
     private final List<String> args = new ArrayList<>();
     private final List<String> wrapper = new ArrayList<>();
+    private final java.util.Map<String, String> environment = new java.util.LinkedHashMap<>();
     private Duration timeLimit = Duration.ofMinutes(5);
 
     private JvmLauncher(Jdk jdk) {
@@ -109,6 +110,12 @@ public final class JvmLauncher {
         return this;
     }
 
+    /** Sets an environment variable for the JVM (on top of this JVM's environment). */
+    public JvmLauncher env(String name, String value) {
+        environment.put(name, value);
+        return this;
+    }
+
     /** The JVM is killed after this long, whatever happens (default five minutes). */
     public JvmLauncher timeLimit(Duration limit) {
         this.timeLimit = limit;
@@ -140,6 +147,7 @@ public final class JvmLauncher {
     public ManagedJvm start() {
         List<String> cmd = command();
         ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+        builder.environment().putAll(environment);
         try {
             return new ManagedJvm(name, jdk, cmd, builder.start(), timeLimit);
         } catch (IOException e) {

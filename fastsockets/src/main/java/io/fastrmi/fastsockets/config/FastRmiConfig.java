@@ -97,7 +97,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
 
     /**
      * This config with {@code -Dfastrmi.KEY} and {@code FASTRMI_KEY} overrides applied (a property
-     * wins over the environment); host keys override the {@code [defaults]} section. An unknown
+     * wins over the environment); a host key applies to every host, {@code [defaults]} and each
+     * {@code [host]} section alike (so {@code -Dfastrmi.optimize=off} switches FastRMI off). An unknown
      * {@code fastrmi.*} property is an error; unknown {@code FASTRMI_*} variables are left alone (that
      * name space is shared with scripts and tools).
      */
@@ -115,7 +116,12 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
         Parser parser = new Parser(source);
         parser.scope = scope;
         parser.plainTtl = plainTtl;
+        // A host key given for this JVM wins over the file for every host: defaults and sections alike.
         PolicyBuilder defaultsBuilder = new PolicyBuilder(defaults);
+        List<PolicyBuilder> sectionBuilders = new ArrayList<>();
+        for (HostSection section : hosts) {
+            sectionBuilders.add(new PolicyBuilder(section.policy()));
+        }
         List<String> keys = new ArrayList<>(GLOBAL_KEYS);
         keys.addAll(HOST_KEYS);
         keys.sort(null);
@@ -127,11 +133,24 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
                 value = environment.get(envName);
                 origin = envName;
             }
-            if (value != null) {
-                parser.apply(origin, 0, key, value.trim(), GLOBAL_KEYS.contains(key) ? null : defaultsBuilder);
+            if (value == null) {
+                continue;
+            }
+            if (GLOBAL_KEYS.contains(key)) {
+                parser.apply(origin, 0, key, value.trim(), null);
+            } else {
+                parser.apply(origin, 0, key, value.trim(), defaultsBuilder);
+                for (PolicyBuilder section : sectionBuilders) {
+                    parser.apply(origin, 0, key, value.trim(), section);
+                }
             }
         }
-        return new FastRmiConfig(source, parser.scope, parser.plainTtl, defaultsBuilder.build(), hosts);
+        List<HostSection> overridden = new ArrayList<>();
+        for (int i = 0; i < hosts.size(); i++) {
+            HostSection section = hosts.get(i);
+            overridden.add(new HostSection(section.patterns(), sectionBuilders.get(i).build(), section.line()));
+        }
+        return new FastRmiConfig(source, parser.scope, parser.plainTtl, defaultsBuilder.build(), overridden);
     }
 
     /** A host policy under construction: unset keys keep the values it started from. */

@@ -80,7 +80,12 @@ class FastRmiConfigTest {
         assertEquals(Duration.ofMinutes(2), config.plainTtl());
         assertTrue(config.defaults().optimize());
         assertEquals(List.of("tcp"), config.defaults().transports());
-        assertEquals(FastRmiConfig.parse("cluster.conf", CLUSTER).hosts(), config.hosts(), "host sections are untouched");
+        for (FastRmiConfig.HostSection section : config.hosts()) {
+            assertTrue(section.policy().optimize(), "the override applies to every section too");
+            assertEquals(List.of("tcp"), section.policy().transports());
+        }
+        assertEquals(Set.of("class-table", "bulk-arrays"), config.hosts().get(1).policy().optimizations(),
+                "what is not overridden stays");
 
         ConfigException bad = assertThrows(ConfigException.class,
                 () -> FastRmiConfig.builtIn().withOverrides(Map.of("fastrmi.optimize", "maybe"), Map.of()));
