@@ -254,7 +254,10 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
                 if (key.equals("scope")) {
                     scope = switch (value) {
                         case "rmi" -> Scope.RMI;
-                        case "jvm" -> Scope.JVM;
+                        // Taking every socket of the JVM comes with the native transports; until then,
+                        // refusing it is better than accepting a setting that does nothing.
+                        case "jvm" -> throw new ConfigException(where, number,
+                                "scope = jvm is not supported by this version of FastRMI (only rmi)");
                         default -> throw new ConfigException(where, number, "scope must be rmi or jvm, not '" + value + "'");
                     };
                 } else {

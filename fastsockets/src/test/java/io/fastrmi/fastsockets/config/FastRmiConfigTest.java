@@ -22,7 +22,7 @@ class FastRmiConfigTest {
 
     private static final List<String> CLUSTER = List.of(
             "# the cluster's FastRMI config",
-            "scope = jvm",
+            "scope = rmi",
             "plain-ttl = 30s   # remember plain endpoints for half a minute",
             "",
             "[defaults]",
@@ -41,7 +41,7 @@ class FastRmiConfigTest {
     @Test
     void aClusterConfigIsParsedAndMatchedFirstSectionFirst() throws Exception {
         FastRmiConfig config = FastRmiConfig.parse("cluster.conf", CLUSTER);
-        assertEquals(FastRmiConfig.Scope.JVM, config.scope());
+        assertEquals(FastRmiConfig.Scope.RMI, config.scope());
         assertEquals(Duration.ofSeconds(30), config.plainTtl());
         assertEquals(2, config.hosts().size());
         assertEquals(8, config.hosts().get(0).line());
@@ -104,6 +104,7 @@ class FastRmiConfigTest {
         "[host bad_name!]|c.conf:1: 'bad_name!' is not a host name, address, CIDR block or wildcard",
         "optimize = on|c.conf:1: 'optimize' belongs in a [defaults] or [host ...] section",
         "scope = everything|c.conf:1: scope must be rmi or jvm, not 'everything'",
+        "scope = jvm|c.conf:1: scope = jvm is not supported by this version of FastRMI (only rmi)",
         "plain-ttl = soon|c.conf:1: plain-ttl must be a duration such as 500ms, 30s, 5m or 1h, not 'soon'",
         "just words|c.conf:1: expected 'key = value' or a [section], found 'just words'",
         "scope =|c.conf:1: 'scope' has no value",
@@ -120,7 +121,7 @@ class FastRmiConfigTest {
                 + " no-annotations)", error("[host local]", "optimizations = class-table, zip"));
         assertEquals("c.conf:2: unknown transport 'rdma' (expected tcp, ofi:PROVIDER such as ofi:shm or ofi:tcp;ofi_rxm,"
                 + " or ucx:TRANSPORT such as ucx:shm)", error("[host local]", "transports = tcp, rdma"));
-        assertEquals("c.conf:2: 'scope' is a global key: put it before the first [section]", error("[defaults]", "scope = jvm"));
+        assertEquals("c.conf:2: 'scope' is a global key: put it before the first [section]", error("[defaults]", "scope = rmi"));
         assertEquals("c.conf:2: a second [defaults] section", error("[defaults]", "[defaults]"));
     }
 
