@@ -1,13 +1,7 @@
 package io.fastrmi.sample;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
-import java.rmi.server.ExportException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnectorServer;
@@ -32,42 +26,15 @@ public final class JmxSampleServer {
     }
 
     public static void main(String[] args) throws Exception {
-        int requested = args.length == 2 && args[0].equals("--port") ? Integer.parseInt(args[1]) : 0;
+        int requested = ServerMains.requestedPort(args);
         MBeanServer mbs = ManagementFactory.getPlatformMBeanServer();
         mbs.registerMBean(new Counter(), new ObjectName(Counter.NAME));
 
-        Registry registry = null;
-        int port = requested;
-        // A port that was free a moment ago may be taken by a parallel run: pick another and retry.
-        for (int attempt = 0; registry == null; attempt++) {
-            if (requested == 0) {
-                port = freePort();
-            }
-            try {
-                registry = LocateRegistry.createRegistry(port);
-            } catch (ExportException e) {
-                if (requested != 0 || attempt >= 20) {
-                    throw e;
-                }
-            }
-        }
+        int port = ServerMains.registry(requested, LocateRegistry::createRegistry).port();
         JMXConnectorServer connector = JMXConnectorServerFactory.newJMXConnectorServer(url("127.0.0.1", port), null, mbs);
         connector.start();
-        System.out.println("READY port=" + port);
-        System.out.flush();
-
-        BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = stdin.readLine()) != null && !line.trim().equals("quit")) {
-            // Only "quit" (or end of input) means something.
-        }
+        ServerMains.readyUntilQuit(port);
         connector.stop();
         System.exit(0);
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
     }
 }

@@ -1,12 +1,6 @@
 package io.fastrmi.sample;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
-import java.rmi.server.ExportException;
 import java.rmi.server.RMIClientSocketFactory;
 import java.rmi.server.RMIServerSocketFactory;
 import java.rmi.server.UnicastRemoteObject;
@@ -43,37 +37,10 @@ public final class SslSampleServer {
         SampleServiceImpl impl = new SampleServiceImpl();
         SampleService stub = (SampleService) (csf == null ? UnicastRemoteObject.exportObject(impl, 0)
                 : UnicastRemoteObject.exportObject(impl, 0, csf, ssf));
-        Registry registry = null;
-        int port = requested;
-        // A port that was free a moment ago may be taken by a parallel run: pick another and retry.
-        for (int attempt = 0; registry == null; attempt++) {
-            if (requested == 0) {
-                port = freePort();
-            }
-            try {
-                registry = csf == null ? LocateRegistry.createRegistry(port)
-                        : LocateRegistry.createRegistry(port, csf, ssf);
-            } catch (ExportException e) {
-                if (requested != 0 || attempt >= 20) {
-                    throw e;
-                }
-            }
-        }
-        registry.rebind(SampleServer.NAME, stub);
-        System.out.println("READY port=" + port);
-        System.out.flush();
-
-        BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = stdin.readLine()) != null && !line.trim().equals("quit")) {
-            // Only "quit" (or end of input) means something.
-        }
+        ServerMains.RegistryOnPort registry = ServerMains.registry(requested,
+                port -> csf == null ? LocateRegistry.createRegistry(port) : LocateRegistry.createRegistry(port, csf, ssf));
+        registry.registry().rebind(SampleServer.NAME, stub);
+        ServerMains.readyUntilQuit(registry.port());
         System.exit(0);
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
     }
 }
