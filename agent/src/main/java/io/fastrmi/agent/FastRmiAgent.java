@@ -1,5 +1,7 @@
 package io.fastrmi.agent;
 
+import io.fastrmi.agent.doctor.AgentFacts;
+import io.fastrmi.agent.doctor.Cli;
 import java.lang.instrument.Instrumentation;
 
 /**
@@ -22,9 +24,15 @@ public final class FastRmiAgent {
         start(argument, inst, "attached");
     }
 
+    /**
+     * {@code java -jar fastrmi-agent.jar [doctor ...]}: the command line. It (and picocli, which the jar
+     * carries relocated) is named only here, so premain never loads it.
+     */
     public static void main(String[] args) {
-        System.out.println("FastRMI " + version() + " on " + jdkDescription());
-        System.out.println("usage: java -javaagent:fastrmi-agent.jar[=config=PATH] ... (add it to an existing RMI job)");
+        int code = Cli.run(args, new AgentFacts(version(), jdkDescription(), ConfigLoading::load));
+        if (code != 0) {
+            System.exit(code);
+        }
     }
 
     private static synchronized void start(String argument, Instrumentation inst, String how) {

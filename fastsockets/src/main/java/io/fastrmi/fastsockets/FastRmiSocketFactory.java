@@ -1,10 +1,8 @@
 package io.fastrmi.fastsockets;
 
 import io.fastrmi.fastsockets.config.FastRmiConfig;
-import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -36,16 +34,13 @@ final class FastRmiSocketFactory extends RMISocketFactory {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        InetAddress address = InetAddress.getByName(host);
-        // RMI mostly connects to the address a remote object advertises: a config that names hosts
-        // needs the name behind it (a reverse lookup, as on the server side).
-        String name = config.usesHostNames() && host.equals(address.getHostAddress()) ? address.getHostName() : host;
-        HostPolicy policy = config.policyFor(name, address);
-        if (!policy.optimize()) {
-            return plain(host, address, port, "server host is outside per the client's config");
+        ClientHandshake.Target target = ClientHandshake.target(config, host);
+        InetAddress address = target.address();
+        if (!target.policy().optimize()) {
+            return plain(address, port, ClientHandshake.OUTSIDE);
         }
         if (plainEndpoints.isPlain(host, port)) {
-            return plain(host, address, port, "endpoint remembered as having no FastRMI agent");
+            return plain(address, port, "endpoint remembered as having no FastRMI agent");
         }
         HandshakeEvent event = new HandshakeEvent();
         event.begin();
@@ -55,28 +50,21 @@ final class FastRmiSocketFactory extends RMISocketFactory {
         try {
             socket.connect(new InetSocketAddress(address, port));
             socket.setSoTimeout(FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
-            Handshake.writeOffer(socket.getOutputStream(), Negotiation.offer(policy, fingerprint));
-            InputStream in = socket.getInputStream();
-            int first = in.read();
-            if (first == Jrmp.PROTOCOL_NACK || first < 0) {
+            ClientHandshake.Outcome outcome =
+                    ClientHandshake.exchange(socket, Negotiation.offer(target.policy(), fingerprint));
+            if (outcome.answer() == null) {
                 // A standard RMI server (or one that closes on what it does not know): plain from now on.
                 FastRmiSockets.closeQuietly(socket);
                 plainEndpoints.remember(host, port);
                 event.result = "plain";
-                event.reason = first < 0 ? "the server closed the connection on the FastRMI offer"
-                        : "no FastRMI agent on the server (ProtocolNack)";
+                event.reason = outcome.plainReason();
                 event.transport = "tcp";
                 event.commit();
                 return new Socket(address, port);
             }
-            if (first != Jrmp.PROTOCOL_FASTRMI) {
-                throw new HandshakeException("the server answered the FastRMI offer with byte 0x"
-                        + Integer.toHexString(first) + ", neither FastRMI's 0x46 nor RMI's ProtocolNack 0x4f");
-            }
-            Handshake.Answer answer = Handshake.readAnswerBody(in);
             socket.setSoTimeout(0);
-            socket.negotiated(answer);
-            FastRmiSockets.record(event, answer);
+            socket.negotiated(outcome.answer());
+            FastRmiSockets.record(event, outcome.answer());
             return socket;
         } catch (IOException e) {
             FastRmiSockets.closeQuietly(socket);
@@ -84,7 +72,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
         }
     }
 
-    private static Socket plain(String host, InetAddress address, int port, String reason) throws IOException {
+    private static Socket plain(InetAddress address, int port, String reason) throws IOException {
         HandshakeEvent event = new HandshakeEvent();
         if (event.isEnabled()) {
             event.begin();

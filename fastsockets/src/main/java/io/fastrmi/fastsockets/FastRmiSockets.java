@@ -6,6 +6,7 @@ import io.fastrmi.optrmi.JvmFingerprint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.rmi.server.RMISocketFactory;
 import java.util.Set;
@@ -18,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FastRmiSockets {
 
-    private static final System.Logger LOG = System.getLogger("io.fastrmi.fastsockets");
     private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
     private static volatile FastRmiConfig config;
@@ -102,7 +102,7 @@ public final class FastRmiSockets {
             event.result = "plain";
             event.reason = "bad handshake: " + e.getMessage();
             event.commit();
-            LOG.log(System.Logger.Level.WARNING, "FastRMI: closing the connection from " + event.peer + ": "
+            log().log(System.Logger.Level.WARNING, "FastRMI: closing the connection from " + event.peer + ": "
                     + e.getMessage());
             closeQuietly(socket);
             throw e instanceof HandshakeException ? e : new HandshakeException("handshake failed: " + e.getMessage(), e);
@@ -143,8 +143,13 @@ public final class FastRmiSockets {
 
     static void logOnce(String key, String message) {
         if (LOGGED.add(key)) {
-            LOG.log(System.Logger.Level.INFO, message);
+            log().log(System.Logger.Level.INFO, message);
         }
+    }
+
+    /** Looked up when needed: the application's logging is not set up on the agent's start-up path. */
+    private static System.Logger log() {
+        return System.getLogger("io.fastrmi.fastsockets");
     }
 
     static void closeQuietly(Socket socket) {
@@ -152,6 +157,61 @@ public final class FastRmiSockets {
             socket.close();
         } catch (IOException ignored) {
             // closing after a failure: the failure is what gets reported
+        }
+    }
+
+    /**
+     * What a {@link #probe} found: the server's address and the name its host was matched by, the
+     * client's policy for it, the offer made (null when the host is outside and none was made), the
+     * server's answer (null when it did not answer as FastRMI), and the outcome.
+     */
+    public record ProbeResult(InetAddress address, String matchedName, HostPolicy policy, Handshake.Offer offer,
+            Handshake.Answer answer, boolean fast, String reason, String transport, Set<String> optimizations) {
+        public ProbeResult {
+            optimizations = Set.copyOf(optimizations);
+        }
+
+        /** The server's JVM fingerprint, when it answered the offer; null otherwise. */
+        public JvmFingerprint serverFingerprint() {
+            return answer == null ? null : answer.fingerprint();
+        }
+    }
+
+    /** {@link #probe(String, int, FastRmiConfig, int)} with RMI's handshake time limit. */
+    public static ProbeResult probe(String host, int port, FastRmiConfig probeConfig) throws IOException {
+        return probe(host, port, probeConfig, HANDSHAKE_TIMEOUT_MILLIS);
+    }
+
+    /**
+     * Connects to {@code host:port} and negotiates as RMI's client side does under {@code probeConfig}
+     * (the same policy lookup, offer and reading of the answer), then closes the connection without
+     * sending RMI anything: for diagnostics (the agent's {@code doctor}). No plain endpoint is
+     * remembered and no event is recorded. Failing to connect, a silent server (after
+     * {@code timeoutMillis}) or a malformed answer is an {@link IOException}; a host that is outside is
+     * still connected to, plainly, to show that it can be reached.
+     */
+    public static ProbeResult probe(String host, int port, FastRmiConfig probeConfig, int timeoutMillis)
+            throws IOException {
+        ClientHandshake.Target target = ClientHandshake.target(probeConfig, host);
+        InetSocketAddress endpoint = new InetSocketAddress(target.address(), port);
+        if (!target.policy().optimize()) {
+            try (Socket plain = new Socket()) {
+                plain.connect(endpoint, timeoutMillis);
+            }
+            return new ProbeResult(target.address(), target.name(), target.policy(), null, null, false,
+                    ClientHandshake.OUTSIDE, "tcp", Set.of());
+        }
+        Handshake.Offer offer = Negotiation.offer(target.policy(), FINGERPRINT);
+        try (Socket socket = new Socket()) {
+            socket.connect(endpoint, timeoutMillis);
+            socket.setSoTimeout(timeoutMillis);
+            ClientHandshake.Outcome outcome = ClientHandshake.exchange(socket, offer);
+            Handshake.Answer answer = outcome.answer();
+            return answer == null
+                    ? new ProbeResult(target.address(), target.name(), target.policy(), offer, null, false,
+                            outcome.plainReason(), "tcp", Set.of())
+                    : new ProbeResult(target.address(), target.name(), target.policy(), offer, answer, answer.fast(),
+                            answer.reason(), answer.transport().name(), answer.optimizations());
         }
     }
 }

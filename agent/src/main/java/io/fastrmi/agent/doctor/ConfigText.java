@@ -1,0 +1,94 @@
+package io.fastrmi.agent.doctor;
+
+import io.fastrmi.fastsockets.Handshake;
+import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.fastsockets.config.HostPattern;
+import io.fastrmi.fastsockets.config.HostPolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A parsed config written back in the config file's own format: the global keys, {@code [defaults]},
+ * then each {@code [host ...]} section (in the order that decides which one matches) with the line it
+ * came from. Every key is written out, also those the file left at their default.
+ */
+public final class ConfigText {
+
+    private ConfigText() {
+    }
+
+    public static List<String> lines(FastRmiConfig config) {
+        List<String> lines = new ArrayList<>();
+        lines.add("scope = " + config.scope().name().toLowerCase(Locale.ROOT));
+        lines.add("plain-ttl = " + duration(config.plainTtl()));
+        lines.add("");
+        lines.add("[defaults]");
+        policy(lines, config.defaults());
+        for (FastRmiConfig.HostSection section : config.hosts()) {
+            lines.add("");
+            lines.add(sectionHeader(section) + "    # " + where(section));
+            policy(lines, section.policy());
+        }
+        return lines;
+    }
+
+    /** {@code [host PATTERN...]}, as the file wrote it. */
+    public static String sectionHeader(FastRmiConfig.HostSection section) {
+        List<String> patterns = new ArrayList<>();
+        for (HostPattern pattern : section.patterns()) {
+            patterns.add(pattern.toString());
+        }
+        return "[host " + String.join(" ", patterns) + "]";
+    }
+
+    /** Where a section came from: its line in the file, or the built-in defaults (line 0). */
+    public static String where(FastRmiConfig.HostSection section) {
+        return section.line() > 0 ? "line " + section.line() : "built in";
+    }
+
+    private static void policy(List<String> lines, HostPolicy policy) {
+        lines.add("optimize = " + (policy.optimize() ? "on" : "off"));
+        lines.add("optimizations = " + optimizations(policy.optimizations()));
+        lines.add("transports = " + String.join(", ", policy.transports()));
+    }
+
+    /** {@code all}, {@code none}, or the names in their fixed order (that of the handshake's bits). */
+    public static String optimizations(Collection<String> names) {
+        if (names.isEmpty()) {
+            return "none";
+        }
+        if (names.containsAll(HostPolicy.KNOWN_OPTIMIZATIONS)) {
+            return "all";
+        }
+        List<String> ordered = new ArrayList<>();
+        for (String known : Handshake.OPTIMIZATION_BITS) {
+            if (names.contains(known)) {
+                ordered.add(known);
+            }
+        }
+        for (String name : names) {
+            if (!ordered.contains(name)) {
+                ordered.add(name);
+            }
+        }
+        return String.join(", ", ordered);
+    }
+
+    /** A duration in the file's units: the largest of h, m, s, ms that states it exactly. */
+    public static String duration(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis != 0 && millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis != 0 && millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        if (millis % 1000 == 0) {
+            return millis / 1000 + "s";
+        }
+        return millis + "ms";
+    }
+}

@@ -1,0 +1,226 @@
+package io.fastrmi.agent.doctor;
+
+import io.fastrmi.agent.AgentOptions;
+import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.Handshake;
+import io.fastrmi.fastsockets.HandshakeException;
+import io.fastrmi.fastsockets.Negotiation;
+import io.fastrmi.fastsockets.config.ConfigException;
+import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.fastsockets.config.HostPattern;
+import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.optrmi.JvmFingerprint;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * {@code java -jar fastrmi-agent.jar doctor [--config FILE] [HOST:PORT]}: what FastRMI would do in
+ * this JVM and why, as plain text. It prints the JDK and the agent's version; the config as the agent
+ * would load it (same sources, same overrides) written back in the file's format; the transports this
+ * machine has; and with {@code HOST:PORT} the effective policy for that host and the outcome of a
+ * real FastRMI offer to it. Exit code 0 when everything could be checked (whether the answer is fast
+ * or plain), 1 when the config is bad or the server cannot be reached or resolved.
+ */
+public final class Doctor {
+
+    /** The keys that {@code -Dfastrmi.KEY} and {@code FASTRMI_KEY} override, in the order they are applied. */
+    static final List<String> OVERRIDABLE_KEYS = List.of("optimizations", "optimize", "plain-ttl", "scope", "transports");
+    static final String NOT_BUILT = "not built into this version";
+    private static final int LABEL_WIDTH = 18;
+
+    private final AgentFacts agent;
+    private final Properties properties;
+    private final Map<String, String> environment;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    public Doctor(AgentFacts agent, Properties properties, Map<String, String> environment, PrintWriter out,
+            PrintWriter err) {
+        this.agent = agent;
+        this.properties = properties;
+        this.environment = environment;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs the checks; returns the exit code. */
+    public int run(Optional<Path> configFile, Optional<Endpoint> endpoint, int timeoutMillis) {
+        try {
+            return check(configFile, endpoint, timeoutMillis);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int check(Optional<Path> configFile, Optional<Endpoint> endpoint, int timeoutMillis) {
+        out.println("FastRMI doctor");
+        row("FastRMI", agent.version());
+        row("JDK", agent.jdk());
+        row("JVM fingerprint", JvmFingerprint.current().toString());
+        out.println();
+
+        AgentOptions.ConfigSource source = configFile.isPresent()
+                ? new AgentOptions.ConfigSource(configFile, "--config")
+                : AgentOptions.NONE.configSource(environment, properties.getProperty("fastrmi.config"));
+        out.println("config: " + source);
+        List<String> overrides = overrides();
+        out.println("overrides: " + (overrides.isEmpty() ? "none" : String.join(", ", overrides)));
+        FastRmiConfig config;
+        try {
+            config = agent.configLoader().load(source, properties, environment);
+        } catch (ConfigException e) {
+            return error(e.getMessage(), "with this config the agent switches FastRMI off (\"FastRMI is OFF\"):"
+                    + " applications run plain RMI");
+        }
+        out.println("as parsed" + (overrides.isEmpty() ? "" : ", with the overrides") + ":");
+        for (String line : ConfigText.lines(config)) {
+            out.println(line.isEmpty() ? "" : "  " + line);
+        }
+        out.println();
+
+        out.println("transports on this machine:");
+        row("tcp", "available (pure Java)");
+        row("ofi:* (libfabric)", NOT_BUILT);
+        row("ucx:* (UCX)", NOT_BUILT);
+        out.println("  (the native transports come with a later version; until then the config's ofi: and ucx:");
+        out.println("  entries are not offered, and connections run on tcp)");
+
+        if (endpoint.isEmpty()) {
+            return 0;
+        }
+        Endpoint target = endpoint.get();
+        out.println();
+        out.println("effective policy for " + target.host() + ":");
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(target.host());
+        } catch (UnknownHostException e) {
+            return error("cannot resolve host '" + target.host() + "': " + e.getMessage(), null);
+        }
+        // As RMI's client side does: an address-only endpoint is matched by its name where the config names hosts.
+        String name = config.usesHostNames() && target.host().equals(address.getHostAddress())
+                ? address.getHostName() : target.host();
+        HostPolicy policy = config.policyFor(name, address);
+        row("name", name + (name.equals(target.host()) ? "" : " (by a reverse lookup: the config names hosts)"));
+        row("address", address.getHostAddress());
+        row("matched", matched(config, name, address));
+        row("inside", policy.optimize() ? "yes: FastRMI offers an upgrade to this host"
+                : "no, outside: no FastRMI offer, plain RMI");
+        Handshake.Offer offer = Negotiation.offer(policy, JvmFingerprint.current());
+        row("optimizations", ConfigText.optimizations(policy.optimizations()) + " (offered by this version: "
+                + ConfigText.optimizations(offer.optimizations()) + ")");
+        List<String> offered = new ArrayList<>();
+        for (Handshake.Transport transport : offer.transports()) {
+            offered.add(transport.name());
+        }
+        row("transports", String.join(", ", policy.transports()) + " (offered by this version: "
+                + String.join(", ", offered) + ")");
+        out.println();
+
+        out.println("negotiation with " + target + (policy.optimize()
+                ? " (a real FastRMI offer, made as RMI's client side makes it):"
+                : " (outside: no offer, only a plain connection to see that it can be reached):"));
+        out.flush();
+        FastRmiSockets.ProbeResult result;
+        try {
+            result = FastRmiSockets.probe(target.host(), target.port(), config, timeoutMillis);
+        } catch (ConnectException | NoRouteToHostException e) {
+            return error("cannot connect to " + target + ": " + e.getMessage(),
+                    "is the server running, and listening on that port?");
+        } catch (SocketTimeoutException e) {
+            return error("no answer from " + target + " within " + timeoutMillis / 1000.0 + " s: " + e.getMessage(),
+                    "a server that is not RMI, or a firewall that drops the connection? (--timeout sets the limit)");
+        } catch (HandshakeException e) {
+            return error("bad handshake with " + target + ": " + e.getMessage(), null);
+        } catch (IOException e) {
+            return error("cannot negotiate with " + target + ": " + e, null);
+        }
+        row("result", result.fast() ? "fast" : "plain");
+        row("reason", reason(result));
+        row("transport", result.transport());
+        row("optimizations", ConfigText.optimizations(result.optimizations()));
+        JvmFingerprint server = result.serverFingerprint();
+        if (server != null) {
+            row("server JVM", server.toString());
+            row("this JVM", JvmFingerprint.current().toString());
+            if (!server.matches(JvmFingerprint.current())) {
+                row("note", "the offer carries the doctor's JVM fingerprint: run the doctor on the application's"
+                        + " JDK to see what the application gets");
+            }
+        }
+        return 0;
+    }
+
+    /** Why the result is what it is, in the doctor's words where the wire gives none. */
+    static String reason(FastRmiSockets.ProbeResult result) {
+        if (result.fast()) {
+            return "both ends run FastRMI, each lets the other's host in and the JVM fingerprints match";
+        }
+        if (result.offer() == null) {
+            return "the server's host is outside per this config: no FastRMI offer is made, RMI runs plain"
+                    + " (the server was reachable)";
+        }
+        if (result.answer() == null) {
+            return result.reason();
+        }
+        return "the server answered plain: " + result.reason();
+    }
+
+    /** Which section of the config names this host (the first one that does), or {@code [defaults]}. */
+    static String matched(FastRmiConfig config, String name, InetAddress address) {
+        for (FastRmiConfig.HostSection section : config.hosts()) {
+            for (HostPattern pattern : section.patterns()) {
+                if (pattern.matches(name, address)) {
+                    return ConfigText.sectionHeader(section) + " (" + ConfigText.where(section) + "), by pattern "
+                            + pattern;
+                }
+            }
+        }
+        return "[defaults] (no [host] section names it)";
+    }
+
+    /** The overrides the agent would apply, as given: a property wins over the environment. */
+    List<String> overrides() {
+        List<String> given = new ArrayList<>();
+        for (String key : OVERRIDABLE_KEYS) {
+            String property = properties.getProperty("fastrmi." + key);
+            String variable = "FASTRMI_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+            if (property != null) {
+                given.add("-Dfastrmi." + key + "=" + property);
+            } else if (environment.get(variable) != null) {
+                given.add(variable + "=" + environment.get(variable));
+            }
+        }
+        return given;
+    }
+
+    private int error(String message, String hint) {
+        out.flush();
+        err.println("error: " + message);
+        if (hint != null) {
+            err.println("  " + hint);
+        }
+        return 1;
+    }
+
+    private void row(String label, String value) {
+        StringBuilder line = new StringBuilder("  ").append(label);
+        do {
+            line.append(' ');
+        } while (line.length() < LABEL_WIDTH + 3);
+        out.println(line.append(value));
+    }
+}

@@ -1,0 +1,56 @@
+package io.fastrmi.fastsockets;
+
+import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.fastsockets.config.HostPolicy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+
+/**
+ * The client's half of a negotiation, shared by RMI's sockets and {@code doctor}: which policy
+ * applies to a server, and the offer and answer on a connected socket.
+ */
+final class ClientHandshake {
+
+    static final String OUTSIDE = "server host is outside per the client's config";
+    static final String NACK = "no FastRMI agent on the server (ProtocolNack)";
+    static final String CLOSED = "the server closed the connection on the FastRMI offer";
+
+    private ClientHandshake() {
+    }
+
+    /** A server as the client's config sees it: its address, the name it was matched by, its policy. */
+    record Target(InetAddress address, String name, HostPolicy policy) {
+    }
+
+    /** What came back: the server's answer, or (null answer) why the connection must be plain. */
+    record Outcome(Handshake.Answer answer, String plainReason) {
+    }
+
+    static Target target(FastRmiConfig config, String host) throws IOException {
+        InetAddress address = InetAddress.getByName(host);
+        // RMI mostly connects to the address a remote object advertises: a config that names hosts
+        // needs the name behind it (a reverse lookup, as on the server side).
+        String name = config.usesHostNames() && host.equals(address.getHostAddress()) ? address.getHostName() : host;
+        return new Target(address, name, config.policyFor(name, address));
+    }
+
+    /** Sends {@code offer} on {@code socket} and reads the answer; a standard server's refusal is plain, not an error. */
+    static Outcome exchange(Socket socket, Handshake.Offer offer) throws IOException {
+        Handshake.writeOffer(socket.getOutputStream(), offer);
+        InputStream in = socket.getInputStream();
+        int first = in.read();
+        if (first < 0) {
+            return new Outcome(null, CLOSED);
+        }
+        if (first == Jrmp.PROTOCOL_NACK) {
+            return new Outcome(null, NACK);
+        }
+        if (first != Jrmp.PROTOCOL_FASTRMI) {
+            throw new HandshakeException("the server answered the FastRMI offer with byte 0x"
+                    + Integer.toHexString(first) + ", neither FastRMI's 0x46 nor RMI's ProtocolNack 0x4f");
+        }
+        return new Outcome(Handshake.readAnswerBody(in), null);
+    }
+}
