@@ -24,7 +24,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
     FastRmiSocketFactory(FastRmiConfig config, JvmFingerprint fingerprint) {
         this.config = config;
         this.fingerprint = fingerprint;
-        this.plainEndpoints = new PlainEndpoints(config.plainTtl(), System::nanoTime);
+        this.plainEndpoints = new PlainEndpoints(config.plainTtl());
     }
 
     @Override

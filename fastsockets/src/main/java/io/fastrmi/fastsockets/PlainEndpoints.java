@@ -11,13 +11,22 @@ final class PlainEndpoints {
     private final long ttlNanos;
     private final LongSupplier clock;
 
+    PlainEndpoints(Duration ttl) {
+        this(ttl, null);
+    }
+
+    /** {@code clock} null: {@link System#nanoTime} (no lambda: this is made on the JVM's start-up path). */
     PlainEndpoints(Duration ttl, LongSupplier clock) {
         this.ttlNanos = ttl.toNanos();
         this.clock = clock;
     }
 
+    private long now() {
+        return clock == null ? System.nanoTime() : clock.getAsLong();
+    }
+
     void remember(String host, int port) {
-        until.put(host + ":" + port, clock.getAsLong() + ttlNanos);
+        until.put(host + ":" + port, now() + ttlNanos);
     }
 
     boolean isPlain(String host, int port) {
@@ -26,7 +35,7 @@ final class PlainEndpoints {
         if (expiry == null) {
             return false;
         }
-        if (clock.getAsLong() - expiry >= 0) {
+        if (now() - expiry >= 0) {
             until.remove(key, expiry);
             return false;
         }
