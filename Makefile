@@ -39,7 +39,7 @@ check-jdk:
 native:
 	$(MAKE) -C native
 
-java: check-jdk
+java: check-jdk native
 	$(MVN) $(MVN_PROPS) -DskipTests install
 
 deps:
@@ -54,7 +54,7 @@ test-c:
 	$(MAKE) -C native test-asan
 	scripts/test-install-deps.sh
 
-test-java: check-jdk
+test-java: check-jdk native
 	@if [[ -z "$(JDK17_HOME)" || -z "$(JDK25_HOME)" ]]; then \
 	  echo "make: the tests run on JDK 17 and JDK 25; found JDK 17 at '$(JDK17_HOME)', JDK 25 at '$(JDK25_HOME)'." >&2; \
 	  echo "make: run 'make deps' (it installs JDK 17), or set JDK17_HOME / JDK25_HOME." >&2; \

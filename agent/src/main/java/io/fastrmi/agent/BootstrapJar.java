@@ -17,9 +17,10 @@ import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 
 /**
- * The classes that code inlined into the JDK's RMI classes calls must be visible to the boot class
- * loader. They ship as a jar inside the agent jar; this extracts it once per content (named by its
- * hash, in a directory of the user's own) and appends it to the boot class path.
+ * Files the agent jar carries and the JVM needs as files: the boot jar (the classes that code
+ * inlined into the JDK's RMI classes calls must be visible to the boot class loader, so it is
+ * appended to the boot class path) and the native library. Each is extracted once per content
+ * (named by its size and CRC, in a directory of the user's own).
  */
 final class BootstrapJar {
 
@@ -30,23 +31,27 @@ final class BootstrapJar {
     }
 
     static Path appendToBootClassPath(Instrumentation inst) throws IOException {
-        Path jar = extract(readResource(), cacheDirectory());
+        Path jar = extract(readResource(RESOURCE), cacheDirectory(), "fastrmi-boot-", ".jar");
         inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
         return jar;
     }
 
-    /** Reads the nested jar straight from the agent jar (the JDK shares its already-read directory). */
-    static byte[] readResource() throws IOException {
+    /** Reads a file inside the agent jar straight from it (the JDK shares its already-read directory). */
+    static byte[] readResource(String resource) throws IOException {
         Path agentJar;
         try {
             agentJar = Path.of(BootstrapJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | RuntimeException e) {
             throw new IOException("cannot locate the agent jar", e);
         }
+        if (Files.isDirectory(agentJar)) {
+            // Classes run from a build directory (tests): the files lie beside them.
+            return Files.readAllBytes(agentJar.resolve(resource));
+        }
         try (JarFile jar = new JarFile(agentJar.toFile(), false)) {
-            ZipEntry entry = jar.getEntry(RESOURCE);
+            ZipEntry entry = jar.getEntry(resource);
             if (entry == null) {
-                throw new IOException(RESOURCE + " is missing from " + agentJar + " (a broken build?)");
+                throw new IOException(resource + " is missing from " + agentJar + " (a broken build?)");
             }
             try (InputStream in = jar.getInputStream(entry)) {
                 return in.readAllBytes();
@@ -55,20 +60,19 @@ final class BootstrapJar {
     }
 
     /**
-     * Writes {@code content} to {@code dir/fastrmi-boot-SIZE-CRC.jar} unless an identical file is
-     * there. The name only tells versions apart; that no other user can write the directory is what
+     * Writes {@code content} to {@code dir/PREFIX-SIZE-CRC.SUFFIX} unless an identical file is there. The name only tells versions apart; that no other user can write the directory is what
      * makes a file found there safe to use. (A CRC, not a cryptographic hash: loading the security
      * providers would cost start-up time for no gain.)
      */
-    static Path extract(byte[] content, Path dir) throws IOException {
+    static Path extract(byte[] content, Path dir, String prefix, String suffix) throws IOException {
         long crc = crc32(content);
-        Path target = dir.resolve("fastrmi-boot-" + content.length + "-" + Long.toHexString(crc) + ".jar");
+        Path target = dir.resolve(prefix + content.length + "-" + Long.toHexString(crc) + suffix);
         if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == content.length
                 && crc32(Files.readAllBytes(target)) == crc) {
             return target;
         }
         Files.createDirectories(dir);
-        Path temporary = Files.createTempFile(dir, "fastrmi-boot-", ".tmp");
+        Path temporary = Files.createTempFile(dir, prefix, ".tmp");
         try {
             Files.write(temporary, content);
             try {

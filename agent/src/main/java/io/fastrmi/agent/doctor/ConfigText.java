@@ -24,6 +24,7 @@ public final class ConfigText {
         List<String> lines = new ArrayList<>();
         lines.add("scope = " + config.scope().name().toLowerCase(Locale.ROOT));
         lines.add("plain-ttl = " + duration(config.plainTtl()));
+        config.nativeLibrary().ifPresent(path -> lines.add("native-library = " + path));
         lines.add("");
         lines.add("[defaults]");
         policy(lines, config.defaults());

@@ -17,6 +17,10 @@ import java.net.InetAddress;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import io.fastrmi.agent.NativeLibraryFile;
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +40,9 @@ import java.util.Properties;
 public final class Doctor {
 
     /** The keys that {@code -Dfastrmi.KEY} and {@code FASTRMI_KEY} override, in the order they are applied. */
-    static final List<String> OVERRIDABLE_KEYS = List.of("optimizations", "optimize", "plain-ttl", "scope", "transports");
-    static final String NOT_BUILT = "not built into this version";
+    static final List<String> OVERRIDABLE_KEYS = FastRmiConfig.keys();
+    /** The libfabric providers worth a look: same host, and the fabrics of real clusters. */
+    static final List<String> OFI_PROVIDERS = List.of("shm", "tcp;ofi_rxm", "verbs;ofi_rxm", "efa", "cxi", "psm3");
     private static final int LABEL_WIDTH = 18;
 
     private final AgentFacts agent;
@@ -93,10 +98,8 @@ public final class Doctor {
 
         out.println("transports on this machine:");
         row("tcp", "available (pure Java)");
-        row("ofi:* (libfabric)", NOT_BUILT);
-        row("ucx:* (UCX)", NOT_BUILT);
-        out.println("  (the native transports come with a later version; until then the config's ofi: and ucx:");
-        out.println("  entries are not offered, and connections run on tcp)");
+        nativeTransports(config);
+        out.println();
 
         if (endpoint.isEmpty()) {
             return 0;
@@ -214,6 +217,35 @@ public final class Doctor {
             err.println("  " + hint);
         }
         return 1;
+    }
+
+    /**
+     * The native library and what libfabric and UCX offer here. The stream transports over them
+     * are not wired into the negotiation yet, so this reports what was found, not what is used.
+     */
+    private void nativeTransports(FastRmiConfig config) {
+        NativeLibrary library;
+        try {
+            Path file = NativeLibraryFile.locate(config);
+            library = NativeLibraries.load(file, Doctor.class.getClassLoader());
+            if (library == null) {
+                row("native library", "unavailable: " + NativeLibraries.unavailableReason());
+                return;
+            }
+            row("native library", file + " (libfastrmi " + library.version() + ")");
+        } catch (IOException | RuntimeException e) {
+            row("native library", "unavailable: " + e.getMessage());
+            return;
+        }
+        row("libfabric", library.ofiVersion());
+        for (String provider : OFI_PROVIDERS) {
+            String problem = library.ofiProblem(provider);
+            row("ofi:" + provider, problem == null ? "provider found" : "not usable: " + problem);
+        }
+        row("UCX", library.ucxVersion());
+        String problem = library.ucxProblem();
+        row("ucx", problem == null ? "context and worker initialize" : "not usable: " + problem);
+        out.println("  (the ofi and ucx stream transports are not in this version yet: connections run on tcp)");
     }
 
     private void row(String label, String value) {

@@ -56,7 +56,7 @@ class DoctorTest {
                 + "overrides: none\n"), text);
         assertTrue(text.contains("  [host local]    # built in\n  optimize = on\n"), text);
         assertTrue(text.contains("  tcp                available (pure Java)\n"), text);
-        assertTrue(text.contains("  ofi:* (libfabric)  not built into this version\n"), text);
+        assertTrue(text.contains("  native library     "), text);
         assertEquals("", err.toString());
     }
 

@@ -99,7 +99,12 @@ class DoctorIT {
                 + "  optimizations = all\n"
                 + "  transports = ucx:shm, ofi:shm, tcp\n"), text);
         assertEquals("available (pure Java)", run.value("tcp"), text);
-        assertEquals("not built into this version", run.value("ofi:* (libfabric)"), text);
+        assertTrue(run.value("native library").endsWith(".so (libfastrmi 0.1.0)"), text);
+        assertTrue(run.value("libfabric").startsWith("1."), text);
+        assertEquals("provider found", run.value("ofi:shm"), text);
+        assertEquals("provider found", run.value("ofi:tcp;ofi_rxm"), text);
+        assertTrue(run.value("ofi:verbs;ofi_rxm").startsWith("not usable: "), text);
+        assertEquals("context and worker initialize", run.value("ucx"), text);
         assertFalse(text.contains("negotiation"), text);
     }
 

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,6 +21,7 @@ import java.util.Set;
  * # comments run to the end of the line
  * scope = rmi                 # global keys come before any section: scope (rmi|jvm), plain-ttl
  * plain-ttl = 300s
+ * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
  *
  * [defaults]                  # hosts that no [host] section names
  * optimize = off
@@ -32,8 +34,8 @@ import java.util.Set;
  *
  * Without a file, {@link #builtIn()}: this machine inside, every other host outside.
  */
-public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostPolicy defaults,
-        List<HostSection> hosts) {
+public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optional<Path> nativeLibrary,
+        HostPolicy defaults, List<HostSection> hosts) {
 
     public enum Scope { RMI, JVM }
 
@@ -44,7 +46,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
         }
     }
 
-    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl");
+    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "native-library");
     static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports");
     private static final Duration DEFAULT_PLAIN_TTL = Duration.ofMinutes(5);
 
@@ -53,7 +55,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
     }
 
     public static FastRmiConfig builtIn() {
-        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, HostPolicy.OUTSIDE,
+        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, Optional.empty(), HostPolicy.OUTSIDE,
                 List.of(new HostSection(List.of(HostPattern.parse("local")), HostPolicy.INSIDE_LOCAL, 0)));
     }
 
@@ -67,6 +69,11 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
             }
         }
         return defaults;
+    }
+
+    /** Every key a file or an override may set, sorted. */
+    public static List<String> keys() {
+        return Parser.sorted(GLOBAL_KEYS, HOST_KEYS);
     }
 
     /** Whether some section names hosts by name, so that matching a peer needs its name (a reverse lookup). */
@@ -116,6 +123,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
         Parser parser = new Parser(source);
         parser.scope = scope;
         parser.plainTtl = plainTtl;
+        parser.nativeLibrary = nativeLibrary;
         // A host key given for this JVM wins over the file for every host: defaults and sections alike.
         PolicyBuilder defaultsBuilder = new PolicyBuilder(defaults);
         List<PolicyBuilder> sectionBuilders = new ArrayList<>();
@@ -150,7 +158,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
             HostSection section = hosts.get(i);
             overridden.add(new HostSection(section.patterns(), sectionBuilders.get(i).build(), section.line()));
         }
-        return new FastRmiConfig(source, parser.scope, parser.plainTtl, defaultsBuilder.build(), overridden);
+        return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.nativeLibrary, defaultsBuilder.build(),
+                overridden);
     }
 
     /** A host policy under construction: unset keys keep the values it started from. */
@@ -174,6 +183,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
         private final String source;
         Scope scope = Scope.RMI;
         Duration plainTtl = DEFAULT_PLAIN_TTL;
+        Optional<Path> nativeLibrary = Optional.empty();
 
         Parser(String source) {
             this.source = source;
@@ -238,7 +248,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
             if (patterns != null) {
                 hosts.add(new HostSection(patterns, current.build(), sectionLine));
             }
-            return new FastRmiConfig(source, scope, plainTtl, defaults.build(), hosts);
+            return new FastRmiConfig(source, scope, plainTtl, nativeLibrary, defaults.build(), hosts);
         }
 
         /** One key; {@code policy} null means outside any section, where only global keys belong. */
@@ -260,6 +270,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, HostP
                                 "scope = jvm is not supported by this version of FastRMI (only rmi)");
                         default -> throw new ConfigException(where, number, "scope must be rmi or jvm, not '" + value + "'");
                     };
+                } else if (key.equals("native-library")) {
+                    nativeLibrary = Optional.of(Path.of(value));
                 } else {
                     plainTtl = duration(where, number, key, value);
                 }

@@ -24,6 +24,7 @@ class FastRmiConfigTest {
             "# the cluster's FastRMI config",
             "scope = rmi",
             "plain-ttl = 30s   # remember plain endpoints for half a minute",
+            "native-library = /opt/fastrmi/libfastrmi.so",
             "",
             "[defaults]",
             "optimize = off",
@@ -43,8 +44,9 @@ class FastRmiConfigTest {
         FastRmiConfig config = FastRmiConfig.parse("cluster.conf", CLUSTER);
         assertEquals(FastRmiConfig.Scope.RMI, config.scope());
         assertEquals(Duration.ofSeconds(30), config.plainTtl());
+        assertEquals(java.util.Optional.of(Path.of("/opt/fastrmi/libfastrmi.so")), config.nativeLibrary());
         assertEquals(2, config.hosts().size());
-        assertEquals(8, config.hosts().get(0).line());
+        assertEquals(9, config.hosts().get(0).line());
 
         HostPolicy inside = config.policyFor("node3.cluster.example", InetAddress.getByName("10.2.0.7"));
         assertTrue(inside.optimize());
@@ -94,7 +96,7 @@ class FastRmiConfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: optimizations, optimize, plain-ttl, scope, transports)",
+        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: native-library, optimizations, optimize, plain-ttl, scope, transports)",
         "[defaults|c.conf:1: section header '[defaults' has no closing ']'",
         "[cluster]|c.conf:1: unknown section '[cluster]' (expected [defaults] or [host PATTERN...])",
         "[host]|c.conf:1: [host] needs at least one host name, address, CIDR block or wildcard",

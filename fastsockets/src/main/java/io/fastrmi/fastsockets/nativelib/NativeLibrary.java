@@ -1,0 +1,24 @@
+package io.fastrmi.fastsockets.nativelib;
+
+/**
+ * What FastRMI needs of {@code libfastrmi.so}, whatever binds it. The binding is the FFM one
+ * (Java 22+, in the multi-release part of the agent jar, loaded through the system class loader
+ * because the boot class path ignores multi-release entries); on older JDKs there is none.
+ */
+public interface NativeLibrary {
+
+    /** The library's own version. */
+    String version();
+
+    /** libfabric's version as loaded, "1.17". */
+    String ofiVersion();
+
+    /** UCX's version as loaded, "1.13.1". */
+    String ucxVersion();
+
+    /** Null when the libfabric provider (e.g. "shm", "tcp;ofi_rxm") is usable here, else why not. */
+    String ofiProblem(String provider);
+
+    /** Null when UCX initializes here, else why not. */
+    String ucxProblem();
+}

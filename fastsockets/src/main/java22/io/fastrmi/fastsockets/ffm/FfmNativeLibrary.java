@@ -1,0 +1,117 @@
+package io.fastrmi.fastsockets.ffm;
+
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+
+/**
+ * {@code libfastrmi.so} through the FFM API. The library (and with it libfabric and UCX) is loaded
+ * once, for the life of the JVM.
+ */
+public final class FfmNativeLibrary implements NativeLibrary {
+
+    private static final int ERROR_BUFFER = 512;
+
+    private final MethodHandle version;
+    private final MethodHandle ofiVersion;
+    private final MethodHandle ofiProbe;
+    private final MethodHandle ucxVersion;
+    private final MethodHandle ucxProbe;
+
+    public FfmNativeLibrary(Path file) {
+        Linker linker = Linker.nativeLinker();
+        keepLibrariesOffTheJvmsSignals(linker);
+        SymbolLookup library = SymbolLookup.libraryLookup(file, Arena.global());
+        version = linker.downcallHandle(find(library, "fastrmi_version"), FunctionDescriptor.of(ValueLayout.ADDRESS));
+        ofiVersion = linker.downcallHandle(find(library, "fastrmi_ofi_version"), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        ofiProbe = linker.downcallHandle(find(library, "fastrmi_ofi_probe"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+        ucxVersion = linker.downcallHandle(find(library, "fastrmi_ucx_version"), FunctionDescriptor.of(ValueLayout.ADDRESS));
+        ucxProbe = linker.downcallHandle(find(library, "fastrmi_ucx_probe"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+    }
+
+    /**
+     * Libraries under libfastrmi.so catch SIGSEGV and friends to print a backtrace and exit: UCX
+     * (UCX_ERROR_SIGNALS), and the PSM/PSM2 libraries that libfabric's psm providers load
+     * (IPATH_NO_BACKTRACE, HFI_NO_BACKTRACE). The JVM raises SIGSEGV on purpose (implicit null
+     * checks, safepoint polls), so with such a handler in place a healthy JVM dies. They read these
+     * variables when they load, so they are set (unless the user set them) before libfastrmi.so is.
+     */
+    private static void keepLibrariesOffTheJvmsSignals(Linker linker) {
+        MethodHandle setenv = linker.downcallHandle(find(linker.defaultLookup(), "setenv"),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        String[][] settings = {{"UCX_ERROR_SIGNALS", ""}, {"IPATH_NO_BACKTRACE", "1"}, {"HFI_NO_BACKTRACE", "1"}};
+        try (Arena arena = Arena.ofConfined()) {
+            for (String[] setting : settings) {
+                int rc = (int) setenv.invokeExact(arena.allocateFrom(setting[0]), arena.allocateFrom(setting[1]), 0);
+                if (rc != 0) {
+                    throw new IllegalStateException("setenv(" + setting[0] + ") failed");
+                }
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot keep native libraries off the JVM's signals", t);
+        }
+    }
+
+    private static MemorySegment find(SymbolLookup library, String name) {
+        return library.find(name).orElseThrow(() -> new UnsatisfiedLinkError(name + " is not in libfastrmi.so"));
+    }
+
+    @Override
+    public String version() {
+        return staticString(version);
+    }
+
+    @Override
+    public String ofiVersion() {
+        try {
+            int v = (int) ofiVersion.invokeExact();
+            return (v >>> 16) + "." + (v & 0xffff);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_ofi_version", t);
+        }
+    }
+
+    @Override
+    public String ucxVersion() {
+        return staticString(ucxVersion);
+    }
+
+    @Override
+    public String ofiProblem(String provider) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment err = arena.allocate(ERROR_BUFFER);
+            int rc = (int) ofiProbe.invokeExact(arena.allocateFrom(provider), err, (long) ERROR_BUFFER);
+            return rc == 0 ? null : err.getString(0);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_ofi_probe", t);
+        }
+    }
+
+    @Override
+    public String ucxProblem() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment err = arena.allocate(ERROR_BUFFER);
+            int rc = (int) ucxProbe.invokeExact(err, (long) ERROR_BUFFER);
+            return rc == 0 ? null : err.getString(0);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_ucx_probe", t);
+        }
+    }
+
+    private static String staticString(MethodHandle function) {
+        try {
+            MemorySegment text = (MemorySegment) function.invokeExact();
+            return text.reinterpret(Long.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            throw new IllegalStateException("libfastrmi.so", t);
+        }
+    }
+}
