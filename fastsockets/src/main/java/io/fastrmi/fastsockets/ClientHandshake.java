@@ -11,7 +11,7 @@ import java.net.Socket;
  * The client's half of a negotiation, shared by RMI's sockets and {@code doctor}: which policy
  * applies to a server, and the offer and answer on a connected socket.
  */
-final class ClientHandshake {
+public final class ClientHandshake {
 
     static final String OUTSIDE = "server host is outside per the client's config";
     static final String NACK = "no FastRMI agent on the server (ProtocolNack)";
@@ -21,14 +21,14 @@ final class ClientHandshake {
     }
 
     /** A server as the client's config sees it: its address, the name it was matched by, its policy. */
-    record Target(InetAddress address, String name, HostPolicy policy) {
+    public record Target(InetAddress address, String name, HostPolicy policy) {
     }
 
     /** What came back: the server's answer, or (null answer) why the connection must be plain. */
     record Outcome(Handshake.Answer answer, String plainReason) {
     }
 
-    static Target target(FastRmiConfig config, String host) throws IOException {
+    public static Target target(FastRmiConfig config, String host) throws IOException {
         InetAddress address = InetAddress.getByName(host);
         // RMI mostly connects to the address a remote object advertises: a config that names hosts
         // needs the name behind it (a reverse lookup, as on the server side).

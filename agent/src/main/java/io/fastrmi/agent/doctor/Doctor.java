@@ -16,8 +16,8 @@ import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import io.fastrmi.agent.NativeLibraryFile;
+import io.fastrmi.fastsockets.ClientHandshake;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import java.io.IOException;
@@ -99,7 +99,6 @@ public final class Doctor {
         out.println("transports on this machine:");
         row("tcp", "available (pure Java)");
         nativeTransports(config);
-        out.println();
 
         if (endpoint.isEmpty()) {
             return 0;
@@ -107,16 +106,15 @@ public final class Doctor {
         Endpoint target = endpoint.get();
         out.println();
         out.println("effective policy for " + target.host() + ":");
-        InetAddress address;
+        ClientHandshake.Target resolved;
         try {
-            address = InetAddress.getByName(target.host());
-        } catch (UnknownHostException e) {
+            resolved = ClientHandshake.target(config, target.host());
+        } catch (IOException e) {
             return error("cannot resolve host '" + target.host() + "': " + e.getMessage(), null);
         }
-        // As RMI's client side does: an address-only endpoint is matched by its name where the config names hosts.
-        String name = config.usesHostNames() && target.host().equals(address.getHostAddress())
-                ? address.getHostName() : target.host();
-        HostPolicy policy = config.policyFor(name, address);
+        InetAddress address = resolved.address();
+        String name = resolved.name();
+        HostPolicy policy = resolved.policy();
         row("name", name + (name.equals(target.host()) ? "" : " (by a reverse lookup: the config names hosts)"));
         row("address", address.getHostAddress());
         row("matched", matched(config, name, address));
