@@ -45,7 +45,11 @@ class DoctorIT {
     }
 
     private static Run jar(String... args) {
-        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(25)).name("doctor")
+        return jar(25, args);
+    }
+
+    private static Run jar(int feature, String... args) {
+        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name("doctor")
                 .jvmArgs("-jar", ItSupport.agentJar().toString()).args(args).timeLimit(Duration.ofSeconds(60)).start()) {
             int code = jvm.awaitExit(EXIT_TIMEOUT);
             return new Run(code, jvm.output());
@@ -109,6 +113,15 @@ class DoctorIT {
     }
 
     /** The jar's command line itself: usage without a command, --version, a bad option (picocli, relocated). */
+    @Test
+    void onJdk17TheNativeLibraryIsUnavailableAndSaysWhy() {
+        Run run = jar(17, "doctor");
+        assertEquals(0, run.exitCode(), run.text());
+        assertEquals("available (pure Java)", run.value("tcp"), run.text());
+        assertEquals("unavailable: the native transports need JDK 22 or newer (FFM API); this is JDK 17",
+                run.value("native library"), run.text());
+    }
+
     @Test
     void theCommandLine() {
         Run usage = jar();
