@@ -2,8 +2,9 @@
  * fastrmi.h - public API of libfastrmi.so, the native transport library of FastRMI.
  *
  * Java binds only the functions declared here (through the FFM API), never libfabric
- * or UCX directly. For now the library can say which backends work on this host;
- * the stream API (init, connect/accept, send, receive, wait, close) comes later.
+ * or UCX directly. It offers probes (which backends work on this host) and a small
+ * socket-like byte-stream API (fastrmi_ctx_* / fastrmi_stream_* / fastrmi_send /
+ * fastrmi_recv) over two backends: libfabric RDM endpoints ("ofi") and UCX ("ucx").
  *
  * Conventions:
  *  - Functions that can fail return 0 on success and a negative number on failure:
@@ -13,6 +14,8 @@
  *    buffer `err` of `errlen` bytes (truncated to fit; nothing is written when err is
  *    NULL or errlen is 0). The message ends with the provider's own text
  *    (fi_strerror / ucs_status_string). On success `err` is set to "".
+ *    The stream API returns its own codes instead (FASTRMI_ERR_*, below), with the
+ *    provider's message in `err`.
  *  - Returned strings are static and owned by the library; never free them.
  */
 #ifndef FASTRMI_H
@@ -70,6 +73,126 @@ FASTRMI_API const char *fastrmi_ucx_version(void);
  * Returns 0 on success, else a (negative) ucs_status_t with a message in `err`.
  */
 FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen);
+
+/* ---- byte streams ----------------------------------------------------------------
+ *
+ * A context is one endpoint (libfabric) or one worker (UCX) of this process; open one
+ * per backend + provider and share it. A stream is an ordered, reliable, flow-controlled
+ * byte stream between two contexts, multiplexed with any number of other streams over
+ * that one endpoint. Streams are paired out of band: each side sends the other its
+ * context address (fastrmi_ctx_address) and a stream id it chose, then both call
+ * fastrmi_stream_open with their own id as `local_id` and the other's as `peer_id`.
+ * Nothing is exchanged in band to connect, and either side may open first.
+ *
+ * Threads: any number of threads may use one context at once, each on its own stream
+ * direction: a thread blocked receiving on stream A never holds up a thread sending on
+ * stream B. Two threads must not send on one stream at once, nor receive on one stream
+ * at once. A waiting thread spins for the context's spin time, then blocks in the
+ * kernel; an idle context costs no CPU (the library starts no threads).
+ *
+ * Buffers passed to fastrmi_send / fastrmi_recv are used only during the call (they
+ * may be pinned Java heap arrays); the library copies, and allocates nothing per call.
+ *
+ * Return codes: >= 0 on success (a byte count where one is returned), else one of: */
+enum fastrmi_status {
+	FASTRMI_OK = 0,
+	FASTRMI_ERR_TIMEOUT = -1,  /* timeout_ms passed first; the stream stays usable */
+	FASTRMI_ERR_ABORTED = -2,  /* fastrmi_stream_abort was called on the stream */
+	FASTRMI_ERR_CLOSED = -3,   /* send after fastrmi_shutdown_write */
+	FASTRMI_ERR_INVALID = -4,  /* bad argument (message says which) */
+	FASTRMI_ERR_NOMEM = -5,    /* out of memory */
+	FASTRMI_ERR_PROVIDER = -6, /* libfabric / UCX failed; message has its own text */
+	FASTRMI_ERR_PROTOCOL = -7, /* the peer broke the stream protocol */
+};
+
+/* Payload bytes one stream may have sent but not yet consumed by the reader. */
+#define FASTRMI_STREAM_WINDOW (256 * 1024)
+/* Longest context address fastrmi_ctx_address can return. */
+#define FASTRMI_ADDRESS_MAX 4096
+
+typedef struct fastrmi_ctx fastrmi_ctx;
+typedef struct fastrmi_stream fastrmi_stream;
+
+/*
+ * Opens a context. backend: "ofi" or "ucx".
+ * provider: for "ofi" a libfabric provider name ("shm" for peers on this host,
+ * "tcp;ofi_rxm" across hosts, "verbs;ofi_rxm", "efa", ...); for "ucx" NULL or "" (UCX
+ * picks its transports itself: shared memory on one host, else tcp/RDMA; UCX_*
+ * environment variables apply, UCX_TLS included).
+ * spin_usec: how long a waiting thread polls before it blocks (0 = block at once).
+ * Returns 0 and *ctx, or a negative FASTRMI_ERR_* with a message in err.
+ */
+FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint32_t spin_usec,
+				 fastrmi_ctx **ctx, char *err, size_t errlen);
+
+/*
+ * Copies the context's address (opaque bytes, at most FASTRMI_ADDRESS_MAX) into buf.
+ * *len is buf's size on entry and the address length on return. Returns 0, or
+ * FASTRMI_ERR_INVALID when buf is too small (*len then says how much is needed).
+ */
+FASTRMI_API int fastrmi_ctx_address(fastrmi_ctx *ctx, void *buf, size_t *len);
+
+/*
+ * Closes the context: every stream still open on it must be closed first (streams left
+ * open are closed here). Frees everything; NULL is ignored.
+ */
+FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx);
+
+/*
+ * Opens the stream local_id <-> peer_id to the context at peer_addr (bytes from the
+ * peer's fastrmi_ctx_address). local_id must be unique in ctx among open streams; the
+ * peer opens with the two ids swapped. Data may be sent at once: it flows as soon as
+ * the peer's side is open (the peer grants the first window when it opens).
+ * Returns 0 and *stream, or a negative FASTRMI_ERR_* with a message in err.
+ */
+FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, size_t peer_addr_len,
+				    uint64_t local_id, uint64_t peer_id, fastrmi_stream **stream,
+				    char *err, size_t errlen);
+
+/*
+ * Sends len bytes (any length; 0 returns 0 at once). Blocks until every byte has been
+ * handed to the transport, which needs credit from the reader: at most
+ * FASTRMI_STREAM_WINDOW bytes are ever unconsumed by the peer. timeout_ms: -1 waits
+ * forever, 0 sends only what goes without waiting. Returns len; or, when the timeout
+ * passed after some bytes went, their count (0 < n < len); else a negative code
+ * (FASTRMI_ERR_TIMEOUT when none went).
+ */
+FASTRMI_API int64_t fastrmi_send(fastrmi_stream *stream, const void *buf, size_t len,
+				 int timeout_ms, char *err, size_t errlen);
+
+/*
+ * Receives up to cap bytes: waits until at least one byte is there (or timeout_ms, -1 =
+ * forever, 0 = do not wait), then returns what is there, up to cap. Returns 0 at the
+ * end of the stream (the peer called fastrmi_shutdown_write or closed, and every byte
+ * before it has been received), and 0 at once when cap is 0. Negative on error.
+ */
+FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *stream, void *buf, size_t cap, int timeout_ms,
+				 char *err, size_t errlen);
+
+/* Bytes fastrmi_recv would return now without waiting (after polling the transport once). */
+FASTRMI_API size_t fastrmi_available(fastrmi_stream *stream);
+
+/*
+ * Half-close: the peer's fastrmi_recv returns 0 once it has read everything sent
+ * before. Later sends fail with FASTRMI_ERR_CLOSED. Receiving goes on. Returns 0 or a
+ * negative code.
+ */
+FASTRMI_API int fastrmi_shutdown_write(fastrmi_stream *stream, char *err, size_t errlen);
+
+/*
+ * Marks the stream failed, from any thread: calls blocked on it return
+ * FASTRMI_ERR_ABORTED at once, and so do later ones. For a peer that died (the Java side
+ * sees that on its control connection) or for closing a stream another thread is
+ * blocked on: abort, wait for that thread to return, then close.
+ */
+FASTRMI_API void fastrmi_stream_abort(fastrmi_stream *stream);
+
+/*
+ * Closes the stream and frees it: no call may be running on it (abort first to wake
+ * them). When writing was not shut down and the stream is not aborted, the peer sees
+ * the end of the stream. Unread data is dropped. NULL is ignored.
+ */
+FASTRMI_API void fastrmi_stream_close(fastrmi_stream *stream);
 
 #ifdef __cplusplus
 }

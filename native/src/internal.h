@@ -25,4 +25,158 @@ void fr_seterr(char *err, size_t errlen, const char *fmt, ...) FR_PRINTF(3, 4);
 /* Sets the caller's error buffer to "" (when there is one). */
 void fr_clearerr(char *err, size_t errlen);
 
+/* ---- byte streams: shared by stream.c and the backends --------------------------- */
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <rdma/fabric.h>
+#include <ucp/api/ucp.h>
+
+/* Largest payload of one message; a send is cut into messages of at most this. */
+#define FR_CHUNK (64 * 1024)
+/* Per-context pool of send buffers (messages in flight at once, all streams). */
+#define FR_TX_SLOTS 32
+/* Buckets of the stream-id hash table of a context. */
+#define FR_STREAM_BUCKETS 256
+
+/* Message types on the wire. */
+enum fr_msg_type {
+	FR_MSG_DATA = 1,   /* len payload bytes follow */
+	FR_MSG_CREDIT = 2, /* the reader consumed len more bytes: the sender may send them */
+	FR_MSG_FIN = 3,    /* no more data on this stream */
+};
+
+/*
+ * Header of every message; the message is sent with tag = the receiving stream's id,
+ * so each stream receives its own messages in order (one receive posted at a time).
+ * Byte order of the sender: both sides run on hosts of one byte order.
+ */
+struct fr_msg_hdr {
+	uint32_t type;
+	uint32_t len;
+};
+
+#define FR_MSG_MAX (sizeof(struct fr_msg_hdr) + FR_CHUNK)
+
+enum fr_op_kind { FR_OP_RX = 1, FR_OP_TX = 2 };
+
+/* First member of every operation the provider completes: libfabric context / UCX request. */
+struct fr_op {
+	struct fi_context2 fi;  /* libfabric op context (FI_CONTEXT2 mode) */
+	struct fastrmi_ctx *ctx;
+	void *ucx_req;          /* UCX request while in flight */
+	enum fr_op_kind kind;
+	struct fr_op *next_done; /* UCX: completed, waiting for fr_ucx_progress */
+	int status;             /* UCX: 0 or a ucs_status_t */
+	size_t length;          /* UCX: bytes received */
+};
+
+struct fastrmi_stream;
+struct fr_peer;
+
+/* One posted receive: a stream's bounce buffer; orphaned when its stream closes. */
+struct fr_rx {
+	struct fr_op op;
+	struct fastrmi_stream *owner; /* NULL: orphan, freed by its completion */
+	struct fr_rx *next_orphan;
+	struct fr_rx *prev_orphan;
+	int posted;
+	unsigned char buf[FR_MSG_MAX];
+};
+
+/* One send buffer of the context's pool. */
+struct fr_tx {
+	struct fr_op op;
+	struct fr_tx *next_free;
+	struct fr_peer *peer;   /* holds a reference while in flight */
+	uint64_t stream_id;     /* the sending stream (may be closed by completion time) */
+	int is_data;
+	unsigned char buf[FR_MSG_MAX];
+};
+
+/* Shared-memory doorbell of a context (libfabric providers without wait objects). */
+struct fr_doorbell {
+	_Atomic uint32_t seq;      /* futex word: bumped by every ring */
+	_Atomic uint32_t sleeping; /* 1 while the owner is (about to be) blocked on seq */
+};
+
+/* A peer context, shared by all streams to it. */
+struct fr_peer {
+	struct fr_peer *next;
+	unsigned refs;
+	int failed;                /* UCX: the endpoint reported an error */
+	char fail_msg[160];
+	size_t addr_len;
+	unsigned char *addr;
+	fi_addr_t fi_addr;          /* ofi */
+	struct fr_doorbell *bell;   /* ofi doorbell mode: the peer's, mapped here */
+	ucp_ep_h ep;                /* ucx */
+};
+
+struct fastrmi_ctx;
+
+/* What a backend does for the stream layer; all called with the context lock held,
+ * except block (called without it). */
+struct fr_backend {
+	const char *name;
+	int (*open)(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen);
+	void (*close)(struct fastrmi_ctx *ctx);
+	int (*peer_open)(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen);
+	void (*peer_close)(struct fastrmi_ctx *ctx, struct fr_peer *peer);
+	/* 0 posted, -FI_EAGAIN-like 1 = try again later, <0 error (message in err) */
+	int (*post_recv)(struct fastrmi_ctx *ctx, struct fr_rx *rx, uint64_t tag, char *err, size_t errlen);
+	void (*cancel_recv)(struct fastrmi_ctx *ctx, struct fr_rx *rx);
+	/* 0 posted (completion later), 1 try again later, 2 done already, <0 error */
+	int (*send)(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t tag, struct fr_tx *tx,
+		    size_t len, char *err, size_t errlen);
+	/* >= 0 completions handled, < 0 fatal (message in err) */
+	int (*progress)(struct fastrmi_ctx *ctx, char *err, size_t errlen);
+	/* before blocking: 0 may block, 1 events pending (progress again), <0 error */
+	int (*arm)(struct fastrmi_ctx *ctx, char *err, size_t errlen);
+	void (*block)(struct fastrmi_ctx *ctx, int timeout_ms);
+	void (*disarm)(struct fastrmi_ctx *ctx);
+	/* wakes the thread in block (lock held) */
+	void (*kick)(struct fastrmi_ctx *ctx);
+};
+
+extern const struct fr_backend fr_ofi_backend;
+extern const struct fr_backend fr_ucx_backend;
+
+struct fr_ofi;
+struct fr_ucx;
+
+struct fastrmi_ctx {
+	const struct fr_backend *be;
+	pthread_mutex_t lock;
+	pthread_condattr_t condattr; /* CLOCK_MONOTONIC, for the streams' conditions */
+	uint64_t spin_nsec;
+	int poller;                /* a thread is in be->block */
+	struct fastrmi_stream *poller_stream; /* the stream it waits for */
+	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond */
+	int failed;
+	char fail_msg[256];
+	struct fastrmi_stream *buckets[FR_STREAM_BUCKETS];
+	struct fastrmi_stream *pending;  /* streams with control messages to send */
+	struct fr_peer *peers;
+	struct fr_tx *tx_pool;
+	struct fr_tx *tx_free;
+	unsigned tx_inflight;
+	int eagain;                /* the provider said "try again": block only briefly */
+	int busy_arms;             /* see fr_block */
+	int busy_block_ms;         /* see fr_block: short sleeps while messages are in flight */
+	struct fr_rx *orphans;
+	unsigned char addr[FASTRMI_ADDRESS_MAX];
+	size_t addr_len;
+	struct fr_ofi *ofi;
+	struct fr_ucx *ucx;
+};
+
+/* Called by the backends from progress, lock held. status: 0 or a negative code with msg. */
+void fr_rx_done(struct fastrmi_ctx *ctx, struct fr_rx *rx, int status, size_t len, const char *msg);
+void fr_tx_done(struct fastrmi_ctx *ctx, struct fr_tx *tx, int status, const char *msg);
+/* A peer failed (UCX error handler): its streams fail. */
+void fr_peer_unref(struct fastrmi_ctx *ctx, struct fr_peer *peer);
+void fr_peer_failed(struct fastrmi_ctx *ctx, struct fr_peer *peer, const char *msg);
+
 #endif /* FASTRMI_INTERNAL_H */

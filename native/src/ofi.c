@@ -1,15 +1,45 @@
 /*
- * ofi.c - libfabric backend.
+ * ofi.c - libfabric backend: the probe, and the message transport under stream.c.
  *
- * For now only a probe: can libfabric open a reliable datagram endpoint (FI_EP_RDM)
- * with a given provider on this host?
+ * One RDM endpoint per context, with one address vector and one completion queue for
+ * sends and receives; streams are told apart by tag (fi_tsend / fi_trecv). Waiting:
+ *  - providers with an fd wait object (tcp;ofi_rxm, verbs, ...): fi_trywait, then poll
+ *    the CQ's fd (FI_GETWAIT) together with an eventfd that other threads use to wake
+ *    the poller;
+ *  - providers without one (shm offers only FI_WAIT_NONE / FI_WAIT_YIELD, and
+ *    fi_cq_sread would spin): a doorbell of our own. We chose a futex word in a small
+ *    memfd segment over an eventfd because a peer process can map the segment (by
+ *    /proc/PID/fd/N, named in our address) without fd passing or a helper socket, and
+ *    because a futex costs no syscall for the sender when we are awake: the sender bumps
+ *    the sequence number after each post and calls FUTEX_WAKE only when our
+ *    "sleeping" flag is set. The memfd is never a file in /dev/shm, so a process that
+ *    dies leaves nothing behind. Lost wakeups are ruled out by the order: we set
+ *    sleeping, read seq, poll the CQ once more, then FUTEX_WAIT on that seq; a sender
+ *    posts, bumps seq, then reads sleeping (full fences between).
  */
-#define _POSIX_C_SOURCE 200809L /* strdup */
+#define _GNU_SOURCE /* memfd_create, strdup */
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_tagged.h>
 
 #include "internal.h"
 
@@ -111,3 +141,469 @@ FASTRMI_API int fastrmi_ofi_probe(const char *provider, char *err, size_t errlen
 	fr_ofi_probe_close(&probe);
 	return ret;
 }
+
+/* ==== the message transport ============================================================ */
+
+/* Address: magic, wait mode, pid and memfd of the doorbell, then the endpoint name. */
+#define FR_OFI_MAGIC 'O'
+#define FR_OFI_ADDR_HDR 12
+#define FR_OFI_CQ_BATCH 16
+#define FR_OFI_PROGRESS_MAX 256
+#define FR_DOORBELL_SIZE 4096
+
+enum fr_ofi_wait { FR_OFI_WAIT_FD = 0, FR_OFI_WAIT_DOORBELL = 1 };
+
+struct fr_ofi {
+	struct fi_info *hints;
+	struct fi_info *info;
+	struct fid_fabric *fabric;
+	struct fid_domain *domain;
+	struct fid_av *av;
+	struct fid_cq *cq;
+	struct fid_ep *ep;
+	enum fr_ofi_wait wait;
+	int cq_fd;                 /* FD mode: the CQ's wait fd (owned by libfabric) */
+	int kick_fd;               /* FD mode: eventfd that wakes the poller */
+	int bell_fd;               /* doorbell mode: memfd of our doorbell */
+	struct fr_doorbell *bell;  /* doorbell mode: ours, mapped */
+	uint32_t armed_seq;
+	size_t inject_size;
+};
+
+static long fr_futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+{
+	/* Not FUTEX_PRIVATE_FLAG: the word is shared with other processes. */
+	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
+}
+
+static void fr_doorbell_ring(struct fr_doorbell *bell)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	atomic_fetch_add(&bell->seq, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load(&bell->sleeping))
+		fr_futex(&bell->seq, FUTEX_WAKE, 1, NULL);
+}
+
+static int fr_ofi_fail(char *err, size_t errlen, const char *what, int ret)
+{
+	fr_seterr(err, errlen, "%s: %s (%d)", what, fi_strerror(ret < 0 ? -ret : ret), ret);
+	return FASTRMI_ERR_PROVIDER;
+}
+
+static int fr_doorbell_create(struct fr_ofi *ofi, char *err, size_t errlen)
+{
+	void *mem;
+
+	ofi->bell_fd = memfd_create("fastrmi-doorbell", MFD_CLOEXEC);
+	if (ofi->bell_fd < 0) {
+		fr_seterr(err, errlen, "memfd_create(doorbell): %s", strerror(errno));
+		return FASTRMI_ERR_PROVIDER;
+	}
+	if (ftruncate(ofi->bell_fd, FR_DOORBELL_SIZE) != 0) {
+		fr_seterr(err, errlen, "ftruncate(doorbell): %s", strerror(errno));
+		return FASTRMI_ERR_PROVIDER;
+	}
+	mem = mmap(NULL, FR_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ofi->bell_fd, 0);
+	if (mem == MAP_FAILED) {
+		fr_seterr(err, errlen, "mmap(doorbell): %s", strerror(errno));
+		return FASTRMI_ERR_PROVIDER;
+	}
+	ofi->bell = mem;
+	return 0;
+}
+
+static void fr_ofi_close(struct fastrmi_ctx *ctx)
+{
+	struct fr_ofi *ofi = ctx->ofi;
+
+	if (ofi == NULL)
+		return;
+	/* Endpoint first: after it is closed no buffer of ours is written any more. */
+	if (ofi->ep != NULL)
+		fi_close(&ofi->ep->fid);
+	if (ofi->av != NULL)
+		fi_close(&ofi->av->fid);
+	if (ofi->cq != NULL)
+		fi_close(&ofi->cq->fid);
+	if (ofi->domain != NULL)
+		fi_close(&ofi->domain->fid);
+	if (ofi->fabric != NULL)
+		fi_close(&ofi->fabric->fid);
+	if (ofi->info != NULL)
+		fi_freeinfo(ofi->info);
+	if (ofi->hints != NULL)
+		fi_freeinfo(ofi->hints);
+	if (ofi->kick_fd >= 0)
+		close(ofi->kick_fd);
+	if (ofi->bell != NULL)
+		munmap(ofi->bell, FR_DOORBELL_SIZE);
+	if (ofi->bell_fd >= 0)
+		close(ofi->bell_fd);
+	free(ofi);
+	ctx->ofi = NULL;
+}
+
+static int fr_ofi_open_cq(struct fr_ofi *ofi, char *err, size_t errlen)
+{
+	struct fi_cq_attr attr = { .format = FI_CQ_FORMAT_TAGGED, .wait_obj = FI_WAIT_FD };
+	int ret;
+
+	ret = fi_cq_open(ofi->domain, &attr, &ofi->cq, NULL);
+	if (ret == 0) {
+		ret = fi_control(&ofi->cq->fid, FI_GETWAIT, &ofi->cq_fd);
+		if (ret != 0)
+			return fr_ofi_fail(err, errlen, "fi_control(cq, FI_GETWAIT)", ret);
+		ofi->wait = FR_OFI_WAIT_FD;
+		return 0;
+	}
+	/* No fd to block on (shm): poll the CQ and block on our doorbell instead. */
+	ofi->cq = NULL;
+	attr.wait_obj = FI_WAIT_NONE;
+	ret = fi_cq_open(ofi->domain, &attr, &ofi->cq, NULL);
+	if (ret != 0) {
+		ofi->cq = NULL;
+		return fr_ofi_fail(err, errlen, "fi_cq_open(FI_CQ_FORMAT_TAGGED)", ret);
+	}
+	ofi->wait = FR_OFI_WAIT_DOORBELL;
+	return 0;
+}
+
+static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen)
+{
+	struct fi_av_attr av_attr = { .type = FI_AV_UNSPEC };
+	struct fr_ofi *ofi;
+	unsigned char *addr = ctx->addr;
+	size_t name_len;
+	uint32_t u32;
+	uint16_t u16;
+	int ret;
+
+	if (provider == NULL || provider[0] == '\0') {
+		fr_seterr(err, errlen, "ofi backend needs a libfabric provider name: %s (%d)",
+			  fi_strerror(FI_EINVAL), -FI_EINVAL);
+		return FASTRMI_ERR_INVALID;
+	}
+	ofi = calloc(1, sizeof(*ofi));
+	if (ofi == NULL) {
+		fr_seterr(err, errlen, "out of memory");
+		return FASTRMI_ERR_NOMEM;
+	}
+	ofi->kick_fd = -1;
+	ofi->bell_fd = -1;
+	ofi->cq_fd = -1;
+	ctx->ofi = ofi;
+
+	ofi->hints = fi_allocinfo();
+	if (ofi->hints == NULL)
+		return fr_ofi_fail(err, errlen, "fi_allocinfo", -FI_ENOMEM);
+	ofi->hints->caps = FI_TAGGED;
+	ofi->hints->mode = FI_CONTEXT | FI_CONTEXT2;
+	ofi->hints->ep_attr->type = FI_EP_RDM;
+	/* A stream's messages must arrive in the order they were sent. */
+	ofi->hints->tx_attr->msg_order = FI_ORDER_SAS;
+	ofi->hints->rx_attr->msg_order = FI_ORDER_SAS;
+	/* We serialize every call on a context with its mutex. */
+	ofi->hints->domain_attr->threading = FI_THREAD_DOMAIN;
+	ofi->hints->fabric_attr->prov_name = strdup(provider);
+	if (ofi->hints->fabric_attr->prov_name == NULL)
+		return fr_ofi_fail(err, errlen, "strdup(provider)", -FI_ENOMEM);
+
+	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, ofi->hints, &ofi->info);
+	if (ret != 0) {
+		ofi->info = NULL;
+		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", FI_EP_RDM, FI_TAGGED, FI_ORDER_SAS): %s (%d)",
+			  provider, fi_strerror(-ret), ret);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	ret = fi_fabric(ofi->info->fabric_attr, &ofi->fabric, NULL);
+	if (ret != 0) {
+		ofi->fabric = NULL;
+		return fr_ofi_fail(err, errlen, "fi_fabric", ret);
+	}
+	ret = fi_domain(ofi->fabric, ofi->info, &ofi->domain, NULL);
+	if (ret != 0) {
+		ofi->domain = NULL;
+		return fr_ofi_fail(err, errlen, "fi_domain", ret);
+	}
+	ret = fr_ofi_open_cq(ofi, err, errlen);
+	if (ret != 0)
+		return ret;
+	ret = fi_av_open(ofi->domain, &av_attr, &ofi->av, NULL);
+	if (ret != 0) {
+		ofi->av = NULL;
+		return fr_ofi_fail(err, errlen, "fi_av_open", ret);
+	}
+	ret = fi_endpoint(ofi->domain, ofi->info, &ofi->ep, NULL);
+	if (ret != 0) {
+		ofi->ep = NULL;
+		return fr_ofi_fail(err, errlen, "fi_endpoint", ret);
+	}
+	ret = fi_ep_bind(ofi->ep, &ofi->av->fid, 0);
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, "fi_ep_bind(av)", ret);
+	ret = fi_ep_bind(ofi->ep, &ofi->cq->fid, FI_TRANSMIT | FI_RECV);
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, "fi_ep_bind(cq)", ret);
+	ret = fi_enable(ofi->ep);
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, "fi_enable", ret);
+	ofi->inject_size = ofi->info->tx_attr->inject_size;
+
+	if (ofi->wait == FR_OFI_WAIT_FD) {
+		ofi->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (ofi->kick_fd < 0) {
+			fr_seterr(err, errlen, "eventfd: %s", strerror(errno));
+			return FASTRMI_ERR_PROVIDER;
+		}
+	} else {
+		ret = fr_doorbell_create(ofi, err, errlen);
+		if (ret != 0)
+			return ret;
+	}
+
+	name_len = FASTRMI_ADDRESS_MAX - FR_OFI_ADDR_HDR;
+	ret = fi_getname(&ofi->ep->fid, addr + FR_OFI_ADDR_HDR, &name_len);
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, "fi_getname", ret);
+	addr[0] = FR_OFI_MAGIC;
+	addr[1] = (unsigned char)ofi->wait;
+	u32 = (uint32_t)getpid();
+	memcpy(addr + 2, &u32, 4);
+	u32 = (uint32_t)ofi->bell_fd;
+	memcpy(addr + 6, &u32, 4);
+	u16 = (uint16_t)name_len;
+	memcpy(addr + 10, &u16, 2);
+	ctx->addr_len = FR_OFI_ADDR_HDR + name_len;
+	return 0;
+}
+
+static int fr_ofi_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen)
+{
+	struct fr_ofi *ofi = ctx->ofi;
+	const unsigned char *addr = peer->addr;
+	char path[64];
+	uint32_t pid, fd;
+	uint16_t name_len;
+	void *mem;
+	int ret, bell_fd;
+
+	peer->fi_addr = FI_ADDR_NOTAVAIL;
+	if (peer->addr_len < FR_OFI_ADDR_HDR || addr[0] != FR_OFI_MAGIC) {
+		fr_seterr(err, errlen, "not an ofi context address (%zu bytes)", peer->addr_len);
+		return FASTRMI_ERR_INVALID;
+	}
+	memcpy(&pid, addr + 2, 4);
+	memcpy(&fd, addr + 6, 4);
+	memcpy(&name_len, addr + 10, 2);
+	if (addr[1] != (unsigned char)ofi->wait || peer->addr_len != FR_OFI_ADDR_HDR + (size_t)name_len) {
+		fr_seterr(err, errlen, "ofi context address of another provider or malformed");
+		return FASTRMI_ERR_INVALID;
+	}
+	if (ofi->wait == FR_OFI_WAIT_DOORBELL) {
+		snprintf(path, sizeof(path), "/proc/%u/fd/%u", pid, fd);
+		bell_fd = open(path, O_RDWR | O_CLOEXEC);
+		if (bell_fd < 0) {
+			fr_seterr(err, errlen, "open peer doorbell %s: %s", path, strerror(errno));
+			return FASTRMI_ERR_PROVIDER;
+		}
+		mem = mmap(NULL, FR_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, bell_fd, 0);
+		close(bell_fd);
+		if (mem == MAP_FAILED) {
+			fr_seterr(err, errlen, "mmap peer doorbell %s: %s", path, strerror(errno));
+			return FASTRMI_ERR_PROVIDER;
+		}
+		peer->bell = mem;
+	}
+	ret = fi_av_insert(ofi->av, addr + FR_OFI_ADDR_HDR, 1, &peer->fi_addr, 0, NULL);
+	if (ret != 1) {
+		if (peer->bell != NULL)
+			munmap(peer->bell, FR_DOORBELL_SIZE);
+		peer->bell = NULL;
+		return fr_ofi_fail(err, errlen, "fi_av_insert(peer)", ret < 0 ? ret : -FI_EINVAL);
+	}
+	return 0;
+}
+
+static void fr_ofi_peer_close(struct fastrmi_ctx *ctx, struct fr_peer *peer)
+{
+	if (peer->fi_addr != FI_ADDR_NOTAVAIL)
+		fi_av_remove(ctx->ofi->av, &peer->fi_addr, 1, 0);
+	if (peer->bell != NULL)
+		munmap(peer->bell, FR_DOORBELL_SIZE);
+	peer->bell = NULL;
+}
+
+static int fr_ofi_post_recv(struct fastrmi_ctx *ctx, struct fr_rx *rx, uint64_t tag,
+			    char *err, size_t errlen)
+{
+	ssize_t ret;
+
+	ret = fi_trecv(ctx->ofi->ep, rx->buf, sizeof(rx->buf), NULL, FI_ADDR_UNSPEC, tag, 0,
+		       &rx->op.fi);
+	if (ret == -FI_EAGAIN)
+		return 1;
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, "fi_trecv", (int)ret);
+	return 0;
+}
+
+static void fr_ofi_cancel_recv(struct fastrmi_ctx *ctx, struct fr_rx *rx)
+{
+	/* On success the receive completes with FI_ECANCELED; if it cannot be cancelled it
+	 * completes normally or not at all, and fastrmi_ctx_close frees it. */
+	(void)fi_cancel(&ctx->ofi->ep->fid, &rx->op.fi);
+}
+
+static int fr_ofi_send(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t tag, struct fr_tx *tx,
+		       size_t len, char *err, size_t errlen)
+{
+	struct fr_ofi *ofi = ctx->ofi;
+	ssize_t ret;
+	int done;
+
+	if (len <= ofi->inject_size) {
+		/* Copied out by the provider: no completion, the buffer is free at once. */
+		ret = fi_tinject(ofi->ep, tx->buf, len, peer->fi_addr, tag);
+		done = 2;
+	} else {
+		ret = fi_tsend(ofi->ep, tx->buf, len, NULL, peer->fi_addr, tag, &tx->op.fi);
+		done = 0;
+	}
+	if (ret == -FI_EAGAIN)
+		return 1;
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, len <= ofi->inject_size ? "fi_tinject" : "fi_tsend", (int)ret);
+	if (peer->bell != NULL)
+		fr_doorbell_ring(peer->bell);
+	return done;
+}
+
+static void fr_ofi_complete(struct fastrmi_ctx *ctx, void *op_context, int status, size_t len,
+			    const char *msg)
+{
+	struct fr_op *op = op_context;
+
+	if (op == NULL)
+		return;
+	if (op->kind == FR_OP_RX)
+		fr_rx_done(ctx, (struct fr_rx *)op, status, len, msg);
+	else
+		fr_tx_done(ctx, (struct fr_tx *)op, status, msg);
+}
+
+static int fr_ofi_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
+{
+	struct fr_ofi *ofi = ctx->ofi;
+	struct fi_cq_tagged_entry entries[FR_OFI_CQ_BATCH];
+	struct fi_cq_err_entry errent;
+	char msg[200];
+	const char *text;
+	int count = 0;
+	ssize_t n, i;
+
+	while (count < FR_OFI_PROGRESS_MAX) {
+		n = fi_cq_read(ofi->cq, entries, FR_OFI_CQ_BATCH);
+		if (n == -FI_EAGAIN)
+			break;
+		if (n == -FI_EAVAIL) {
+			memset(&errent, 0, sizeof(errent));
+			n = fi_cq_readerr(ofi->cq, &errent, 0);
+			if (n < 0)
+				return fr_ofi_fail(err, errlen, "fi_cq_readerr", (int)n);
+			text = fi_cq_strerror(ofi->cq, errent.prov_errno, errent.err_data, NULL, 0);
+			snprintf(msg, sizeof(msg), "completion error: %s (%d): %s",
+				 fi_strerror(errent.err), -errent.err, text != NULL ? text : "");
+			fr_ofi_complete(ctx, errent.op_context, -errent.err, 0, msg);
+			count++;
+			continue;
+		}
+		if (n < 0)
+			return fr_ofi_fail(err, errlen, "fi_cq_read", (int)n);
+		for (i = 0; i < n; i++)
+			fr_ofi_complete(ctx, entries[i].op_context, 0, entries[i].len, NULL);
+		count += (int)n;
+	}
+	return count;
+}
+
+static int fr_ofi_arm(struct fastrmi_ctx *ctx, char *err, size_t errlen)
+{
+	struct fr_ofi *ofi = ctx->ofi;
+	struct fid *fids[1] = { &ofi->cq->fid };
+	int ret;
+
+	if (ofi->wait == FR_OFI_WAIT_FD) {
+		ret = fi_trywait(ofi->fabric, fids, 1);
+		if (ret == -FI_EAGAIN)
+			return 1;
+		if (ret != 0)
+			return fr_ofi_fail(err, errlen, "fi_trywait(cq)", ret);
+		return 0;
+	}
+	atomic_store(&ofi->bell->sleeping, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+	ofi->armed_seq = atomic_load(&ofi->bell->seq);
+	/* Anything posted before the peer read "sleeping" is visible now. */
+	ret = fr_ofi_progress(ctx, err, errlen);
+	if (ret < 0)
+		return ret;
+	return ret > 0 ? 1 : 0;
+}
+
+static void fr_ofi_block(struct fastrmi_ctx *ctx, int timeout_ms)
+{
+	struct fr_ofi *ofi = ctx->ofi;
+	struct pollfd fds[2];
+	struct timespec ts, *tsp = NULL;
+	uint64_t count;
+
+	if (ofi->wait == FR_OFI_WAIT_FD) {
+		fds[0].fd = ofi->cq_fd;
+		fds[0].events = POLLIN;
+		fds[1].fd = ofi->kick_fd;
+		fds[1].events = POLLIN;
+		if (poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN))
+			(void)!read(ofi->kick_fd, &count, sizeof(count));
+		return;
+	}
+	if (timeout_ms >= 0) {
+		ts.tv_sec = timeout_ms / 1000;
+		ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
+		tsp = &ts;
+	}
+	/* Returns at once if seq moved since fr_ofi_arm read it (EAGAIN). */
+	fr_futex(&ofi->bell->seq, FUTEX_WAIT, ofi->armed_seq, tsp);
+}
+
+static void fr_ofi_disarm(struct fastrmi_ctx *ctx)
+{
+	if (ctx->ofi->wait == FR_OFI_WAIT_DOORBELL)
+		atomic_store(&ctx->ofi->bell->sleeping, 0);
+}
+
+static void fr_ofi_kick(struct fastrmi_ctx *ctx)
+{
+	uint64_t one = 1;
+
+	if (ctx->ofi->wait == FR_OFI_WAIT_FD)
+		(void)!write(ctx->ofi->kick_fd, &one, sizeof(one));
+	else
+		fr_doorbell_ring(ctx->ofi->bell);
+}
+
+const struct fr_backend fr_ofi_backend = {
+	.name = "ofi",
+	.open = fr_ofi_open,
+	.close = fr_ofi_close,
+	.peer_open = fr_ofi_peer_open,
+	.peer_close = fr_ofi_peer_close,
+	.post_recv = fr_ofi_post_recv,
+	.cancel_recv = fr_ofi_cancel_recv,
+	.send = fr_ofi_send,
+	.progress = fr_ofi_progress,
+	.arm = fr_ofi_arm,
+	.block = fr_ofi_block,
+	.disarm = fr_ofi_disarm,
+	.kick = fr_ofi_kick,
+};

@@ -1,0 +1,1032 @@
+/*
+ * stream.c - the byte-stream layer: contexts, streams, flow control and waiting.
+ *
+ * The backends (ofi.c, ucx.c) only move tagged messages of at most FR_MSG_MAX bytes
+ * between contexts; everything a stream means is here:
+ *
+ *  - Framing: each message is a struct fr_msg_hdr (DATA, CREDIT or FIN) and, for DATA,
+ *    up to FR_CHUNK payload bytes. It is sent with tag = the receiving stream's id.
+ *  - Order: each stream has exactly one receive posted (tag = its id, into its own
+ *    bounce buffer) and reposts it when it completes, so its messages complete in the
+ *    order they were sent (FI_ORDER_SAS / UCX tag ordering), whatever the protocol
+ *    (eager, rendezvous) each one used.
+ *  - Flow control: the reader owns a ring of FASTRMI_STREAM_WINDOW bytes. The sender
+ *    starts with no credit; the reader grants the whole window when it opens, then
+ *    returns credit in CREDIT messages once a quarter of the window has been consumed.
+ *    The sender never sends more than its credit, so a DATA message always fits in the
+ *    ring: nothing is dropped and memory is bounded, however slow the reader.
+ *  - Threads: one mutex per context around every provider call and all stream state.
+ *    A thread waiting for its stream spins on progress for spin_usec, then blocks. Only
+ *    one thread (the "poller") blocks in the backend's wait (fd or doorbell), outside
+ *    the mutex; the others wait on their stream's condition variable. Whoever makes
+ *    progress wakes the streams it delivered to (and kicks the poller when it waits for
+ *    one of them); when the poller leaves, a sleeping waiter takes its place.
+ */
+#define _GNU_SOURCE /* pthread_condattr_setclock, sched_yield */
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+/* Credit goes back to the sender once this much has been consumed. */
+#define FR_CREDIT_BATCH (FASTRMI_STREAM_WINDOW / 4)
+/* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
+#define FR_BUSY_BLOCK_MAX_MS 64
+/* Arms in a row answered "busy" with nothing delivered, before we sleep anyway. */
+#define FR_BUSY_ARMS_MAX 16
+#define FR_FOREVER UINT64_MAX
+/* How long closing a stream waits for its messages in flight to be taken. */
+#define FR_LINGER_MS 2000
+
+struct fastrmi_stream {
+	struct fastrmi_ctx *ctx;
+	struct fastrmi_stream *next_in_bucket;
+	struct fastrmi_stream *next_pending;
+	int is_pending;
+	uint64_t local_id;
+	uint64_t peer_id;
+	struct fr_peer *peer;
+
+	/* receive side */
+	unsigned char *ring;    /* FASTRMI_STREAM_WINDOW bytes */
+	size_t ring_head;       /* next byte to read */
+	size_t ring_count;      /* bytes to read */
+	size_t unreported;      /* consumed (or never granted) bytes not yet sent as credit */
+	int peer_eof;           /* FIN received */
+	struct fr_rx *rx;
+	int rx_needs_post;
+
+	/* send side */
+	size_t credits;         /* bytes we may still send */
+	unsigned tx_inflight;   /* our DATA messages the provider has not completed yet */
+	unsigned ctrl_inflight; /* our CREDIT / FIN messages likewise */
+	int write_shut;
+	int fin_pending;
+
+	/* waiting: threads of this stream asleep on cond, see fr_block */
+	pthread_cond_t cond;
+	unsigned sleepers;
+	int wants_tx;           /* its waiter needs a free send buffer */
+	struct fastrmi_stream *next_sleeping;
+	struct fastrmi_stream *prev_sleeping;
+
+	int aborted;
+	int failed;             /* a FASTRMI_ERR_* once the stream broke */
+	char fail_msg[256];
+};
+
+typedef int (*fr_ready_fn)(const struct fastrmi_stream *s);
+
+static uint64_t fr_now_nsec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t fr_deadline(int timeout_ms)
+{
+	if (timeout_ms < 0)
+		return FR_FOREVER;
+	return fr_now_nsec() + (uint64_t)timeout_ms * 1000000u;
+}
+
+/* ---- stream table ------------------------------------------------------------------ */
+
+static struct fastrmi_stream **fr_bucket(struct fastrmi_ctx *ctx, uint64_t id)
+{
+	/* Fibonacci hashing: ids are often sequential. */
+	return &ctx->buckets[(id * 0x9E3779B97F4A7C15ull) >> 56 & (FR_STREAM_BUCKETS - 1)];
+}
+
+static struct fastrmi_stream *fr_stream_find(struct fastrmi_ctx *ctx, uint64_t id)
+{
+	struct fastrmi_stream *s;
+
+	for (s = *fr_bucket(ctx, id); s != NULL; s = s->next_in_bucket)
+		if (s->local_id == id)
+			return s;
+	return NULL;
+}
+
+static void fr_stream_unlink(struct fastrmi_stream *s)
+{
+	struct fastrmi_stream **p;
+
+	for (p = fr_bucket(s->ctx, s->local_id); *p != NULL; p = &(*p)->next_in_bucket) {
+		if (*p == s) {
+			*p = s->next_in_bucket;
+			break;
+		}
+	}
+	if (s->is_pending) {
+		for (p = &s->ctx->pending; *p != NULL; p = &(*p)->next_pending) {
+			if (*p == s) {
+				*p = s->next_pending;
+				break;
+			}
+		}
+		s->is_pending = 0;
+	}
+}
+
+/* ---- waking and failing -------------------------------------------------------------- */
+
+/*
+ * Waking is per stream: an event on stream S wakes the threads asleep on S's condition
+ * variable, and the poller if it waits for S (it sleeps in the provider's wait object,
+ * outside the lock, so it needs a kick). A freed send buffer wakes those waiting for one.
+ */
+static void fr_wake_stream(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (s->sleepers > 0)
+		pthread_cond_broadcast(&s->cond);
+	if (ctx->poller && ctx->poller_stream == s)
+		ctx->be->kick(ctx);
+}
+
+static void fr_wake_tx_waiters(struct fastrmi_ctx *ctx)
+{
+	struct fastrmi_stream *s;
+
+	for (s = ctx->sleeping; s != NULL; s = s->next_sleeping)
+		if (s->wants_tx)
+			pthread_cond_broadcast(&s->cond);
+	if (ctx->poller && ctx->poller_stream != NULL && ctx->poller_stream->wants_tx)
+		ctx->be->kick(ctx);
+}
+
+static void fr_wake_all(struct fastrmi_ctx *ctx)
+{
+	struct fastrmi_stream *s;
+
+	for (s = ctx->sleeping; s != NULL; s = s->next_sleeping)
+		pthread_cond_broadcast(&s->cond);
+	if (ctx->poller)
+		ctx->be->kick(ctx);
+}
+
+static void fr_stream_fail(struct fastrmi_stream *s, int code, const char *msg)
+{
+	if (s->failed)
+		return;
+	s->failed = code;
+	snprintf(s->fail_msg, sizeof(s->fail_msg), "stream %llu: %s",
+		 (unsigned long long)s->local_id, msg);
+	fr_wake_stream(s);
+}
+
+void fr_peer_failed(struct fastrmi_ctx *ctx, struct fr_peer *peer, const char *msg)
+{
+	if (!peer->failed) {
+		peer->failed = 1;
+		snprintf(peer->fail_msg, sizeof(peer->fail_msg), "%s", msg);
+	}
+	fr_wake_all(ctx);
+}
+
+/* The stream's error, if it has one: 0 or a negative code with its message in err. */
+static int fr_stream_error(const struct fastrmi_stream *s, char *err, size_t errlen)
+{
+	if (s->aborted) {
+		fr_seterr(err, errlen, "stream %llu aborted", (unsigned long long)s->local_id);
+		return FASTRMI_ERR_ABORTED;
+	}
+	if (s->failed) {
+		fr_seterr(err, errlen, "%s", s->fail_msg);
+		return s->failed;
+	}
+	if (s->peer->failed) {
+		fr_seterr(err, errlen, "stream %llu: peer failed: %s",
+			  (unsigned long long)s->local_id, s->peer->fail_msg);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	if (s->ctx->failed) {
+		fr_seterr(err, errlen, "%s", s->ctx->fail_msg);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	return 0;
+}
+
+/* ---- messages ------------------------------------------------------------------------ */
+
+/*
+ * Sends one message: DATA with len payload bytes, or CREDIT (len = bytes granted) / FIN
+ * without payload. 0 sent, 1 not now (no buffer, provider busy), <0 error in err.
+ */
+static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payload, size_t len,
+		       char *err, size_t errlen)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	struct fr_tx *tx = ctx->tx_free;
+	struct fr_msg_hdr hdr = { .type = type, .len = (uint32_t)len };
+	int ret;
+
+	if (tx == NULL)
+		return 1;
+	if (type != FR_MSG_DATA)
+		len = 0;
+	memcpy(tx->buf, &hdr, sizeof(hdr));
+	if (len > 0)
+		memcpy(tx->buf + sizeof(hdr), payload, len);
+	ret = ctx->be->send(ctx, s->peer, s->peer_id, tx, sizeof(hdr) + len, err, errlen);
+	if (ret == 1) {
+		ctx->eagain = 1;
+		return 1;
+	}
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {
+		/* In flight: the buffer and the peer stay in use until fr_tx_done. */
+		ctx->tx_free = tx->next_free;
+		tx->peer = s->peer;
+		tx->peer->refs++;
+		tx->stream_id = s->local_id;
+		tx->is_data = type == FR_MSG_DATA;
+		ctx->tx_inflight++;
+		if (tx->is_data)
+			s->tx_inflight++;
+		else
+			s->ctrl_inflight++;
+	}
+	return 0;
+}
+
+static void fr_post_rx(struct fastrmi_stream *s)
+{
+	char msg[200];
+	int ret;
+
+	ret = s->ctx->be->post_recv(s->ctx, s->rx, s->local_id, msg, sizeof(msg));
+	if (ret == 0) {
+		s->rx->posted = 1;
+		s->rx_needs_post = 0;
+	} else if (ret == 1) {
+		s->rx_needs_post = 1;
+	} else {
+		fr_stream_fail(s, FASTRMI_ERR_PROVIDER, msg);
+	}
+}
+
+/* Sends what the stream owes its peer (receive, credit, FIN) as far as possible now;
+ * what cannot go yet stays, and the stream goes on the context's pending list. */
+static void fr_stream_flush(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	char msg[200];
+	int ret;
+
+	if (s->failed || s->aborted)
+		return;
+	if (s->rx_needs_post)
+		fr_post_rx(s);
+	if (s->unreported >= FR_CREDIT_BATCH) {
+		ret = fr_send_msg(s, FR_MSG_CREDIT, NULL, s->unreported, msg, sizeof(msg));
+		if (ret < 0) {
+			fr_stream_fail(s, FASTRMI_ERR_PROVIDER, msg);
+			return;
+		}
+		if (ret == 0)
+			s->unreported = 0;
+	}
+	if (s->fin_pending) {
+		ret = fr_send_msg(s, FR_MSG_FIN, NULL, 0, msg, sizeof(msg));
+		if (ret < 0) {
+			fr_stream_fail(s, FASTRMI_ERR_PROVIDER, msg);
+			return;
+		}
+		if (ret == 0)
+			s->fin_pending = 0;
+	}
+	if (!s->is_pending && (s->rx_needs_post || s->unreported >= FR_CREDIT_BATCH || s->fin_pending)) {
+		s->is_pending = 1;
+		s->next_pending = ctx->pending;
+		ctx->pending = s;
+	}
+}
+
+static void fr_flush_pending(struct fastrmi_ctx *ctx)
+{
+	struct fastrmi_stream *list = ctx->pending;
+	struct fastrmi_stream *s;
+
+	ctx->pending = NULL;
+	while (list != NULL) {
+		s = list;
+		list = s->next_pending;
+		s->is_pending = 0;
+		fr_stream_flush(s);
+	}
+}
+
+/* The message in the stream's receive buffer (len bytes) arrived. */
+static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
+{
+	struct fr_msg_hdr hdr;
+	size_t tail, first;
+
+	if (len < sizeof(hdr)) {
+		fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "short message");
+		return;
+	}
+	memcpy(&hdr, s->rx->buf, sizeof(hdr));
+	switch (hdr.type) {
+	case FR_MSG_DATA:
+		if (hdr.len != len - sizeof(hdr) || hdr.len > FASTRMI_STREAM_WINDOW - s->ring_count) {
+			fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "peer sent more than its credit");
+			return;
+		}
+		tail = (s->ring_head + s->ring_count) % FASTRMI_STREAM_WINDOW;
+		first = FASTRMI_STREAM_WINDOW - tail;
+		if (first > hdr.len)
+			first = hdr.len;
+		memcpy(s->ring + tail, s->rx->buf + sizeof(hdr), first);
+		memcpy(s->ring, s->rx->buf + sizeof(hdr) + first, hdr.len - first);
+		s->ring_count += hdr.len;
+		break;
+	case FR_MSG_CREDIT:
+		if (hdr.len > FASTRMI_STREAM_WINDOW - s->credits) {
+			fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "peer granted more than the window");
+			return;
+		}
+		s->credits += hdr.len;
+		break;
+	case FR_MSG_FIN:
+		s->peer_eof = 1;
+		break;
+	default:
+		fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "unknown message type");
+		return;
+	}
+	fr_wake_stream(s);
+	/* The peer still reads after its FIN (it sends credit), so always post again. */
+	fr_post_rx(s);
+	if (s->rx_needs_post)
+		fr_stream_flush(s);
+}
+
+void fr_rx_done(struct fastrmi_ctx *ctx, struct fr_rx *rx, int status, size_t len, const char *msg)
+{
+	rx->posted = 0;
+	if (rx->owner == NULL) {
+		/* Its stream is gone (closed while the receive was posted). */
+		if (rx->prev_orphan != NULL)
+			rx->prev_orphan->next_orphan = rx->next_orphan;
+		else
+			ctx->orphans = rx->next_orphan;
+		if (rx->next_orphan != NULL)
+			rx->next_orphan->prev_orphan = rx->prev_orphan;
+		free(rx);
+		return;
+	}
+	if (status != 0) {
+		fr_stream_fail(rx->owner, FASTRMI_ERR_PROVIDER, msg);
+		return;
+	}
+	fr_stream_deliver(rx->owner, len);
+}
+
+void fr_tx_done(struct fastrmi_ctx *ctx, struct fr_tx *tx, int status, const char *msg)
+{
+	struct fastrmi_stream *s;
+	struct fr_peer *peer = tx->peer;
+
+	ctx->tx_inflight--;
+	tx->peer = NULL;
+	tx->next_free = ctx->tx_free;
+	ctx->tx_free = tx;
+	s = fr_stream_find(ctx, tx->stream_id);
+	if (s != NULL) {
+		if (tx->is_data)
+			s->tx_inflight--;
+		else
+			s->ctrl_inflight--;
+		if (status != 0)
+			fr_stream_fail(s, FASTRMI_ERR_PROVIDER, msg);
+		fr_wake_stream(s);
+	}
+	fr_wake_tx_waiters(ctx);
+	fr_peer_unref(ctx, peer);
+}
+
+/* ---- peers --------------------------------------------------------------------------- */
+
+static struct fr_peer *fr_peer_get(struct fastrmi_ctx *ctx, const void *addr, size_t addr_len,
+				   char *err, size_t errlen, int *code)
+{
+	struct fr_peer *peer;
+	int ret;
+
+	for (peer = ctx->peers; peer != NULL; peer = peer->next) {
+		if (peer->addr_len == addr_len && memcmp(peer->addr, addr, addr_len) == 0 &&
+		    !peer->failed) {
+			peer->refs++;
+			return peer;
+		}
+	}
+	peer = calloc(1, sizeof(*peer));
+	if (peer == NULL || (peer->addr = malloc(addr_len)) == NULL) {
+		free(peer);
+		fr_seterr(err, errlen, "out of memory for a peer");
+		*code = FASTRMI_ERR_NOMEM;
+		return NULL;
+	}
+	memcpy(peer->addr, addr, addr_len);
+	peer->addr_len = addr_len;
+	ret = ctx->be->peer_open(ctx, peer, err, errlen);
+	if (ret != 0) {
+		free(peer->addr);
+		free(peer);
+		*code = ret;
+		return NULL;
+	}
+	peer->refs = 1;
+	peer->next = ctx->peers;
+	ctx->peers = peer;
+	return peer;
+}
+
+/* Frees the peer when neither a stream nor a message in flight uses it. */
+void fr_peer_unref(struct fastrmi_ctx *ctx, struct fr_peer *peer)
+{
+	struct fr_peer **p;
+
+	if (peer == NULL || --peer->refs > 0)
+		return;
+	for (p = &ctx->peers; *p != NULL; p = &(*p)->next) {
+		if (*p == peer) {
+			*p = peer->next;
+			break;
+		}
+	}
+	ctx->be->peer_close(ctx, peer);
+	free(peer->addr);
+	free(peer);
+}
+
+/* ---- progress and waiting ----------------------------------------------------------- */
+
+/* Polls the provider once; <0 when the context broke (message in err). */
+static int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
+{
+	int n;
+
+	if (ctx->failed) {
+		fr_seterr(err, errlen, "%s", ctx->fail_msg);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	n = ctx->be->progress(ctx, ctx->fail_msg, sizeof(ctx->fail_msg));
+	if (n < 0) {
+		ctx->failed = 1;
+		fr_seterr(err, errlen, "%s", ctx->fail_msg);
+		fr_wake_all(ctx);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	if (ctx->pending != NULL)
+		fr_flush_pending(ctx);
+	if (n > 0) {
+		ctx->busy_block_ms = 0;
+		ctx->busy_arms = 0;
+		if (ctx->eagain) {
+			ctx->eagain = 0;
+			fr_wake_tx_waiters(ctx);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Blocks until something may have happened (lock held on entry and return). The first
+ * thread here becomes the poller and blocks in the backend's wait object without the
+ * lock; the others sleep on their stream's condition variable (see fr_wake_stream).
+ *
+ * While the provider said "busy, try again" or messages of ours are in flight, the
+ * poller sleeps only briefly (1 ms, doubling up to FR_BUSY_BLOCK_MAX_MS while nothing
+ * happens): a peer does not wake us when it frees room in a full queue (shm, UCX posix
+ * FIFOs) or takes a large message of ours, so we look again. An idle context has
+ * neither and sleeps until woken.
+ */
+static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	uint64_t now = fr_now_nsec();
+	int timeout_ms = -1;
+	struct timespec ts;
+	char msg[200];
+	int ret;
+
+	if (deadline != FR_FOREVER)
+		timeout_ms = (int)((deadline - now + 999999) / 1000000);
+	if (ctx->eagain || ctx->tx_inflight > 0) {
+		if (ctx->busy_block_ms == 0)
+			ctx->busy_block_ms = 1;
+		if (timeout_ms < 0 || timeout_ms > ctx->busy_block_ms)
+			timeout_ms = ctx->busy_block_ms;
+		if (ctx->busy_block_ms < FR_BUSY_BLOCK_MAX_MS)
+			ctx->busy_block_ms *= 2;
+	}
+
+	if (!ctx->poller) {
+		ctx->poller = 1;
+		ctx->poller_stream = s;
+		ret = ctx->be->arm(ctx, msg, sizeof(msg));
+		if (ret < 0) {
+			ctx->poller = 0;
+			ctx->failed = 1;
+			snprintf(ctx->fail_msg, sizeof(ctx->fail_msg), "%s", msg);
+			fr_wake_all(ctx);
+			return;
+		}
+		/* A provider that keeps saying "busy" without delivering anything (UCX
+		 * checking on a dead peer) gets short sleeps instead of a busy loop. */
+		ctx->busy_arms = ret == 1 ? ctx->busy_arms + 1 : 0;
+		if (ret == 0 || ctx->busy_arms > FR_BUSY_ARMS_MAX) {
+			if (ret == 1 && (timeout_ms < 0 || timeout_ms > 1))
+				timeout_ms = 1;
+			pthread_mutex_unlock(&ctx->lock);
+			ctx->be->block(ctx, timeout_ms);
+			pthread_mutex_lock(&ctx->lock);
+		}
+		ctx->be->disarm(ctx);
+		ctx->poller = 0;
+		ctx->poller_stream = NULL;
+		ctx->eagain = 0;
+		/* A sleeping waiter takes over the wait object. */
+		if (ctx->sleeping != NULL)
+			pthread_cond_broadcast(&ctx->sleeping->cond);
+		return;
+	}
+
+	if (s->sleepers++ == 0) {
+		s->prev_sleeping = NULL;
+		s->next_sleeping = ctx->sleeping;
+		if (ctx->sleeping != NULL)
+			ctx->sleeping->prev_sleeping = s;
+		ctx->sleeping = s;
+	}
+	if (timeout_ms < 0) {
+		pthread_cond_wait(&s->cond, &ctx->lock);
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += timeout_ms / 1000;
+		ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->cond, &ctx->lock, &ts);
+	}
+	if (--s->sleepers == 0) {
+		if (s->prev_sleeping != NULL)
+			s->prev_sleeping->next_sleeping = s->next_sleeping;
+		else
+			ctx->sleeping = s->next_sleeping;
+		if (s->next_sleeping != NULL)
+			s->next_sleeping->prev_sleeping = s->prev_sleeping;
+	}
+}
+
+static int fr_send_ready(const struct fastrmi_stream *s);
+static int fr_tx_ready(const struct fastrmi_stream *s);
+
+/* Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err). */
+static int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
+		   char *err, size_t errlen)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	uint64_t start = fr_now_nsec();
+	uint64_t now;
+	int ret;
+
+	for (;;) {
+		ret = fr_progress(ctx, err, errlen);
+		if (s->aborted)
+			return fr_stream_error(s, err, errlen);
+		if (ready(s))
+			return 0;
+		if (ret < 0)
+			return ret;
+		ret = fr_stream_error(s, err, errlen);
+		if (ret < 0)
+			return ret;
+		now = fr_now_nsec();
+		if (now >= deadline) {
+			fr_seterr(err, errlen, "stream %llu: timed out", (unsigned long long)s->local_id);
+			return FASTRMI_ERR_TIMEOUT;
+		}
+		if (now - start < ctx->spin_nsec) {
+			/* Spin, but let other threads of this context at the lock. */
+			pthread_mutex_unlock(&ctx->lock);
+			sched_yield();
+			pthread_mutex_lock(&ctx->lock);
+			continue;
+		}
+		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
+		fr_block(s, deadline);
+	}
+}
+
+static int fr_recv_ready(const struct fastrmi_stream *s)
+{
+	return s->ring_count > 0 || s->peer_eof;
+}
+
+static int fr_send_ready(const struct fastrmi_stream *s)
+{
+	return s->credits > 0 && s->ctx->tx_free != NULL && !s->ctx->eagain;
+}
+
+static int fr_granted(const struct fastrmi_stream *s)
+{
+	return s->unreported < FR_CREDIT_BATCH && s->ctrl_inflight == 0;
+}
+
+static int fr_tx_drained(const struct fastrmi_stream *s)
+{
+	return s->tx_inflight == 0;
+}
+
+static int fr_tx_ready(const struct fastrmi_stream *s)
+{
+	return s->ctx->tx_free != NULL && !s->ctx->eagain;
+}
+
+/* ---- context ------------------------------------------------------------------------- */
+
+FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint32_t spin_usec,
+				 fastrmi_ctx **ctxp, char *err, size_t errlen)
+{
+	const struct fr_backend *be;
+	struct fastrmi_ctx *ctx;
+	unsigned i;
+	int ret;
+
+	fr_clearerr(err, errlen);
+	if (ctxp == NULL || backend == NULL) {
+		fr_seterr(err, errlen, "fastrmi_ctx_open: %s is NULL", ctxp == NULL ? "ctx" : "backend");
+		return FASTRMI_ERR_INVALID;
+	}
+	*ctxp = NULL;
+	if (strcmp(backend, "ofi") == 0) {
+		be = &fr_ofi_backend;
+	} else if (strcmp(backend, "ucx") == 0) {
+		be = &fr_ucx_backend;
+	} else {
+		fr_seterr(err, errlen, "fastrmi_ctx_open: unknown backend \"%s\" (ofi or ucx)", backend);
+		return FASTRMI_ERR_INVALID;
+	}
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (ctx == NULL) {
+		fr_seterr(err, errlen, "fastrmi_ctx_open: out of memory");
+		return FASTRMI_ERR_NOMEM;
+	}
+	ctx->be = be;
+	ctx->spin_nsec = (uint64_t)spin_usec * 1000u;
+	ctx->tx_pool = calloc(FR_TX_SLOTS, sizeof(*ctx->tx_pool));
+	if (ctx->tx_pool == NULL) {
+		free(ctx);
+		fr_seterr(err, errlen, "fastrmi_ctx_open: out of memory for send buffers");
+		return FASTRMI_ERR_NOMEM;
+	}
+	for (i = 0; i < FR_TX_SLOTS; i++) {
+		ctx->tx_pool[i].op.kind = FR_OP_TX;
+		ctx->tx_pool[i].op.ctx = ctx;
+		ctx->tx_pool[i].next_free = i + 1 < FR_TX_SLOTS ? &ctx->tx_pool[i + 1] : NULL;
+	}
+	ctx->tx_free = &ctx->tx_pool[0];
+
+	pthread_mutex_init(&ctx->lock, NULL);
+	/* Timed waits use CLOCK_MONOTONIC, like every deadline here. */
+	pthread_condattr_init(&ctx->condattr);
+	pthread_condattr_setclock(&ctx->condattr, CLOCK_MONOTONIC);
+
+	ret = be->open(ctx, provider, err, errlen);
+	if (ret != 0) {
+		be->close(ctx);
+		pthread_condattr_destroy(&ctx->condattr);
+		pthread_mutex_destroy(&ctx->lock);
+		free(ctx->tx_pool);
+		free(ctx);
+		return ret;
+	}
+	*ctxp = ctx;
+	return 0;
+}
+
+FASTRMI_API int fastrmi_ctx_address(fastrmi_ctx *ctx, void *buf, size_t *len)
+{
+	if (ctx == NULL || len == NULL)
+		return FASTRMI_ERR_INVALID;
+	if (buf == NULL || *len < ctx->addr_len) {
+		*len = ctx->addr_len;
+		return FASTRMI_ERR_INVALID;
+	}
+	memcpy(buf, ctx->addr, ctx->addr_len);
+	*len = ctx->addr_len;
+	return 0;
+}
+
+static void fr_stream_free(struct fastrmi_stream *s);
+
+FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx)
+{
+	struct fr_rx *rx;
+	unsigned i;
+
+	if (ctx == NULL)
+		return;
+	pthread_mutex_lock(&ctx->lock);
+	for (i = 0; i < FR_STREAM_BUCKETS; i++)
+		while (ctx->buckets[i] != NULL)
+			fr_stream_free(ctx->buckets[i]);
+	/* Closes peers still held by messages in flight, then the endpoint/worker: after
+	 * that the provider writes no buffer of ours, so they can be freed. */
+	while (ctx->peers != NULL) {
+		struct fr_peer *peer = ctx->peers;
+
+		ctx->peers = peer->next;
+		ctx->be->peer_close(ctx, peer);
+		free(peer->addr);
+		free(peer);
+	}
+	ctx->be->close(ctx);
+	while ((rx = ctx->orphans) != NULL) {
+		ctx->orphans = rx->next_orphan;
+		free(rx);
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_condattr_destroy(&ctx->condattr);
+	pthread_mutex_destroy(&ctx->lock);
+	free(ctx->tx_pool);
+	free(ctx);
+}
+
+/* ---- streams ------------------------------------------------------------------------- */
+
+FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, size_t peer_addr_len,
+				    uint64_t local_id, uint64_t peer_id, fastrmi_stream **streamp,
+				    char *err, size_t errlen)
+{
+	struct fastrmi_stream *s;
+	int code = 0;
+
+	fr_clearerr(err, errlen);
+	if (ctx == NULL || peer_addr == NULL || peer_addr_len == 0 ||
+	    peer_addr_len > FASTRMI_ADDRESS_MAX || streamp == NULL) {
+		fr_seterr(err, errlen, "fastrmi_stream_open: bad argument (NULL or address length %zu)",
+			  peer_addr_len);
+		return FASTRMI_ERR_INVALID;
+	}
+	*streamp = NULL;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL || (s->ring = malloc(FASTRMI_STREAM_WINDOW)) == NULL ||
+	    (s->rx = calloc(1, sizeof(*s->rx))) == NULL) {
+		if (s != NULL)
+			free(s->ring);
+		free(s);
+		fr_seterr(err, errlen, "fastrmi_stream_open: out of memory");
+		return FASTRMI_ERR_NOMEM;
+	}
+	s->ctx = ctx;
+	pthread_cond_init(&s->cond, &ctx->condattr);
+	s->local_id = local_id;
+	s->peer_id = peer_id;
+	s->rx->op.kind = FR_OP_RX;
+	s->rx->op.ctx = ctx;
+	s->rx->owner = s;
+	/* Nothing granted yet: the first flush sends the peer the whole window. */
+	s->unreported = FASTRMI_STREAM_WINDOW;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (ctx->failed) {
+		fr_seterr(err, errlen, "%s", ctx->fail_msg);
+		code = FASTRMI_ERR_PROVIDER;
+	} else if (fr_stream_find(ctx, local_id) != NULL) {
+		fr_seterr(err, errlen, "fastrmi_stream_open: stream id %llu is already open",
+			  (unsigned long long)local_id);
+		code = FASTRMI_ERR_INVALID;
+	} else {
+		s->peer = fr_peer_get(ctx, peer_addr, peer_addr_len, err, errlen, &code);
+	}
+	if (s->peer == NULL) {
+		pthread_mutex_unlock(&ctx->lock);
+		pthread_cond_destroy(&s->cond);
+		free(s->rx);
+		free(s->ring);
+		free(s);
+		return code;
+	}
+	s->next_in_bucket = *fr_bucket(ctx, local_id);
+	*fr_bucket(ctx, local_id) = s;
+	fr_post_rx(s);
+	fr_stream_flush(s);
+	/* The first send to a new peer may be refused for a moment (shm maps the peer's
+	 * region first) or need both sides' progress (UCX wire-up): see the grant delivered
+	 * here, so it does not wait for this side's next call. */
+	if (!s->failed && !fr_granted(s))
+		(void)fr_wait(s, fr_granted, fr_deadline(1000), NULL, 0);
+	if (s->failed) {
+		code = s->failed;
+		fr_seterr(err, errlen, "%s", s->fail_msg);
+		fr_stream_free(s);
+		pthread_mutex_unlock(&ctx->lock);
+		return code;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	*streamp = s;
+	return 0;
+}
+
+FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len, int timeout_ms,
+				 char *err, size_t errlen)
+{
+	uint64_t deadline = fr_deadline(timeout_ms);
+	size_t sent = 0, n;
+	int ret = 0;
+
+	fr_clearerr(err, errlen);
+	if (s == NULL || (buf == NULL && len > 0) || len > INT64_MAX) {
+		fr_seterr(err, errlen, "fastrmi_send: bad argument");
+		return FASTRMI_ERR_INVALID;
+	}
+	pthread_mutex_lock(&s->ctx->lock);
+	if (s->write_shut && !s->aborted) {
+		fr_seterr(err, errlen, "stream %llu: writing was shut down", (unsigned long long)s->local_id);
+		ret = FASTRMI_ERR_CLOSED;
+	}
+	while (ret == 0 && sent < len) {
+		ret = fr_wait(s, fr_send_ready, deadline, err, errlen);
+		if (ret < 0)
+			break;
+		n = len - sent;
+		if (n > s->credits)
+			n = s->credits;
+		if (n > FR_CHUNK)
+			n = FR_CHUNK;
+		ret = fr_send_msg(s, FR_MSG_DATA, (const unsigned char *)buf + sent, n, err, errlen);
+		if (ret < 0) {
+			fr_stream_fail(s, FASTRMI_ERR_PROVIDER, err);
+			ret = FASTRMI_ERR_PROVIDER;
+			break;
+		}
+		if (ret == 0) {
+			s->credits -= n;
+			sent += n;
+		}
+		ret = 0;
+	}
+	/*
+	 * Wait until the provider is done with our messages. Large messages are pulled by
+	 * the receiver (shm CMA, ofi_rxm and UCX rendezvous) and may need our progress to
+	 * get there; a caller that goes idle after sending must not leave them stuck.
+	 * A timeout here still means every byte was handed over.
+	 */
+	if (ret == 0 && s->tx_inflight > 0) {
+		ret = fr_wait(s, fr_tx_drained, deadline, err, errlen);
+		if (ret == FASTRMI_ERR_TIMEOUT)
+			ret = 0;
+	}
+	pthread_mutex_unlock(&s->ctx->lock);
+	if (ret == 0)
+		return (int64_t)len;
+	if (ret == FASTRMI_ERR_TIMEOUT && sent > 0)
+		return (int64_t)sent;
+	return ret;
+}
+
+FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int timeout_ms,
+				 char *err, size_t errlen)
+{
+	uint64_t deadline = fr_deadline(timeout_ms);
+	size_t n, first;
+	int ret;
+
+	fr_clearerr(err, errlen);
+	if (s == NULL || (buf == NULL && cap > 0)) {
+		fr_seterr(err, errlen, "fastrmi_recv: bad argument");
+		return FASTRMI_ERR_INVALID;
+	}
+	if (cap == 0)
+		return 0;
+	pthread_mutex_lock(&s->ctx->lock);
+	ret = fr_wait(s, fr_recv_ready, deadline, err, errlen);
+	if (ret < 0) {
+		pthread_mutex_unlock(&s->ctx->lock);
+		return ret;
+	}
+	n = s->ring_count < cap ? s->ring_count : cap;
+	first = FASTRMI_STREAM_WINDOW - s->ring_head;
+	if (first > n)
+		first = n;
+	memcpy(buf, s->ring + s->ring_head, first);
+	memcpy((unsigned char *)buf + first, s->ring, n - first);
+	s->ring_head = (s->ring_head + n) % FASTRMI_STREAM_WINDOW;
+	s->ring_count -= n;
+	s->unreported += n;
+	if (s->unreported >= FR_CREDIT_BATCH)
+		fr_stream_flush(s);
+	pthread_mutex_unlock(&s->ctx->lock);
+	return (int64_t)n;
+}
+
+FASTRMI_API size_t fastrmi_available(fastrmi_stream *s)
+{
+	size_t n;
+
+	if (s == NULL)
+		return 0;
+	pthread_mutex_lock(&s->ctx->lock);
+	(void)fr_progress(s->ctx, NULL, 0);
+	n = s->ring_count;
+	pthread_mutex_unlock(&s->ctx->lock);
+	return n;
+}
+
+FASTRMI_API int fastrmi_shutdown_write(fastrmi_stream *s, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	fr_clearerr(err, errlen);
+	if (s == NULL) {
+		fr_seterr(err, errlen, "fastrmi_shutdown_write: stream is NULL");
+		return FASTRMI_ERR_INVALID;
+	}
+	pthread_mutex_lock(&s->ctx->lock);
+	ret = fr_stream_error(s, err, errlen);
+	if (ret == 0 && !s->write_shut) {
+		s->write_shut = 1;
+		s->fin_pending = 1;
+		fr_stream_flush(s);
+	}
+	pthread_mutex_unlock(&s->ctx->lock);
+	return ret;
+}
+
+FASTRMI_API void fastrmi_stream_abort(fastrmi_stream *s)
+{
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&s->ctx->lock);
+	s->aborted = 1;
+	fr_wake_stream(s);
+	pthread_mutex_unlock(&s->ctx->lock);
+}
+
+/* Lock held. Unlinks and frees the stream; a receive still posted becomes an orphan. */
+static void fr_stream_free(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	struct fr_rx *rx = s->rx;
+
+	fr_stream_unlink(s);
+	if (rx->posted) {
+		/* The provider may still write the buffer: it is freed when the receive
+		 * completes (cancelled), or when the context closes. */
+		rx->owner = NULL;
+		rx->prev_orphan = NULL;
+		rx->next_orphan = ctx->orphans;
+		if (ctx->orphans != NULL)
+			ctx->orphans->prev_orphan = rx;
+		ctx->orphans = rx;
+		ctx->be->cancel_recv(ctx, rx);
+	} else {
+		free(rx);
+	}
+	fr_peer_unref(ctx, s->peer);
+	pthread_cond_destroy(&s->cond);
+	free(s->ring);
+	free(s);
+}
+
+FASTRMI_API void fastrmi_stream_close(fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx;
+
+	if (s == NULL)
+		return;
+	ctx = s->ctx;
+	pthread_mutex_lock(&ctx->lock);
+	if (!s->aborted && !s->failed && !s->write_shut) {
+		/* End of stream for the peer; waits a little for a send buffer if none is free. */
+		s->write_shut = 1;
+		if (fr_wait(s, fr_tx_ready, fr_deadline(100), NULL, 0) == 0)
+			(void)fr_send_msg(s, FR_MSG_FIN, NULL, 0, NULL, 0);
+	} else if (s->fin_pending && !s->aborted && !s->failed) {
+		if (fr_wait(s, fr_tx_ready, fr_deadline(100), NULL, 0) == 0)
+			(void)fr_send_msg(s, FR_MSG_FIN, NULL, 0, NULL, 0);
+	}
+	/* Linger: let the peer take the data still in flight (it may pull it from us). */
+	if (!s->aborted && !s->failed && s->tx_inflight > 0)
+		(void)fr_wait(s, fr_tx_drained, fr_deadline(FR_LINGER_MS), NULL, 0);
+	fr_stream_free(s);
+	pthread_mutex_unlock(&ctx->lock);
+}

@@ -1,0 +1,850 @@
+/*
+ * test_stream.c - the byte-stream API between two real processes (fork), on every
+ * backend + transport this host has: libfabric "shm" and "tcp;ofi_rxm", UCX shared
+ * memory (UCX_TLS=posix,sysv,cma,self) and UCX tcp (UCX_TLS=tcp,self).
+ *
+ * Each test forks; parent and child each open their own context after the fork (the
+ * providers are not fork-safe), swap addresses over a socketpair, and open one or more
+ * streams with swapped ids. The child's verdict is its exit status; the parent prints
+ * one "ok - ..." line per check.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fastrmi.h"
+
+#define ERRLEN 512
+#define ERRMSG 256
+#define SPIN_USEC 50
+#define MIB (1024u * 1024u)
+#define TEST_ALARM_SEC 90
+
+struct config {
+	const char *label;
+	const char *backend;
+	const char *provider;
+	const char *ucx_tls; /* UCX_TLS for this config, NULL: leave the environment alone */
+};
+
+/* One side of a test: its context, the peer's address and the socketpair end. */
+struct side {
+	const struct config *cfg;
+	fastrmi_ctx *ctx;
+	unsigned char peer_addr[FASTRMI_ADDRESS_MAX];
+	size_t peer_addr_len;
+	int sock;
+	int is_child;
+};
+
+typedef int (*side_fn)(struct side *side, char *why, size_t whylen);
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static unsigned char pattern(uint64_t i, unsigned seed)
+{
+	return (unsigned char)((i * 131u + (i >> 9) + seed * 7u) & 0xff);
+}
+
+static void fill(unsigned char *buf, size_t len, unsigned seed)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = pattern(i, seed);
+}
+
+/* Offset of the first byte that breaks the pattern, or len. */
+static size_t verify(const unsigned char *buf, size_t len, unsigned seed)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != pattern(i, seed))
+			return i;
+	return len;
+}
+
+static double now_sec(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int sock_write(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int sock_read(int fd, void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* A one-byte signal between the two processes. */
+static int sync_send(struct side *s) { char c = 's'; return sock_write(s->sock, &c, 1); }
+static int sync_wait(struct side *s) { char c; return sock_read(s->sock, &c, 1); }
+
+static int send_all(fastrmi_stream *st, const void *buf, size_t len, char *why, size_t whylen)
+{
+	char err[ERRMSG];
+	int64_t n = fastrmi_send(st, buf, len, -1, err, sizeof(err));
+
+	if (n != (int64_t)len) {
+		snprintf(why, whylen, "fastrmi_send(%zu) = %" PRId64 ": %s", len, n, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int recv_exact(fastrmi_stream *st, void *buf, size_t len, size_t max_chunk,
+		      char *why, size_t whylen)
+{
+	unsigned char *p = buf;
+	char err[ERRMSG];
+	size_t got = 0;
+
+	while (got < len) {
+		size_t want = len - got < max_chunk ? len - got : max_chunk;
+		int64_t n = fastrmi_recv(st, p + got, want, 10000, err, sizeof(err));
+
+		if (n <= 0) {
+			snprintf(why, whylen, "fastrmi_recv after %zu of %zu bytes = %" PRId64 ": %s",
+				 got, len, n, n == 0 ? "end of stream" : err);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static int open_stream(struct side *s, uint64_t local, uint64_t peer, fastrmi_stream **st,
+		       char *why, size_t whylen)
+{
+	char err[ERRMSG];
+	int ret = fastrmi_stream_open(s->ctx, s->peer_addr, s->peer_addr_len, local, peer, st,
+				      err, sizeof(err));
+
+	if (ret != 0)
+		snprintf(why, whylen, "fastrmi_stream_open(%" PRIu64 ") = %d: %s", local, ret, err);
+	return ret;
+}
+
+/* Opens this side's context and swaps addresses with the other process. */
+static int side_open(struct side *s, char *why, size_t whylen)
+{
+	unsigned char addr[FASTRMI_ADDRESS_MAX];
+	size_t len = sizeof(addr);
+	char err[ERRMSG];
+	uint32_t n;
+	int ret;
+
+	ret = fastrmi_ctx_open(s->cfg->backend, s->cfg->provider, SPIN_USEC, &s->ctx, err, sizeof(err));
+	if (ret != 0) {
+		snprintf(why, whylen, "fastrmi_ctx_open = %d: %s", ret, err);
+		return -1;
+	}
+	ret = fastrmi_ctx_address(s->ctx, addr, &len);
+	if (ret != 0) {
+		snprintf(why, whylen, "fastrmi_ctx_address = %d", ret);
+		return -1;
+	}
+	n = (uint32_t)len;
+	if (sock_write(s->sock, &n, sizeof(n)) != 0 || sock_write(s->sock, addr, len) != 0 ||
+	    sock_read(s->sock, &n, sizeof(n)) != 0 || n > sizeof(s->peer_addr) ||
+	    sock_read(s->sock, s->peer_addr, n) != 0) {
+		snprintf(why, whylen, "address exchange with the other process failed");
+		return -1;
+	}
+	s->peer_addr_len = n;
+	return 0;
+}
+
+/*
+ * Runs parent_fn here and child_fn in a forked child, each with its own context.
+ * Returns the parent's verdict; *child_status gets the child's exit status (-1 when it
+ * did not exit normally, e.g. killed by the test).
+ */
+static int run_pair(const struct config *cfg, side_fn parent_fn, side_fn child_fn,
+		    char *why, size_t whylen, pid_t *child_pid_out, int *child_status)
+{
+	struct side me = { .cfg = cfg };
+	int sv[2], status, ret;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+		snprintf(why, whylen, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		char cwhy[ERRLEN] = "";
+
+		close(sv[0]);
+		alarm(TEST_ALARM_SEC);
+		me.sock = sv[1];
+		me.is_child = 1;
+		ret = side_open(&me, cwhy, sizeof(cwhy));
+		if (ret == 0)
+			ret = child_fn(&me, cwhy, sizeof(cwhy));
+		fastrmi_ctx_close(me.ctx);
+		if (ret != 0)
+			fprintf(stderr, "# %s child: %s\n", cfg->label, cwhy);
+		close(sv[1]);
+		exit(ret == 0 ? 0 : 1); /* exit, not _exit: LeakSanitizer checks the child too */
+	}
+	close(sv[1]);
+	alarm(TEST_ALARM_SEC);
+	me.sock = sv[0];
+	if (child_pid_out != NULL)
+		*child_pid_out = pid;
+	ret = side_open(&me, why, whylen);
+	if (ret == 0)
+		ret = parent_fn(&me, why, whylen);
+	fastrmi_ctx_close(me.ctx);
+	close(sv[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	alarm(0);
+	*child_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return ret;
+}
+
+static void report(const struct config *cfg, const char *what, int parent_ret, const char *why,
+		   int child_status, int child_may_die)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s: %s", cfg->label, what);
+	if (parent_ret != 0)
+		CHECK(name, 0, "%s", why);
+	else if (child_status != 0 && !child_may_die)
+		CHECK(name, 0, "child failed (exit status %d; see its '#' line)", child_status);
+	else
+		CHECK(name, 1, "%s", "");
+}
+
+/* ---- echo of sizes 0 B .. 16 MiB ----------------------------------------------------- */
+
+static const size_t echo_sizes[] = { 0, 1, 7, 4096, 65535, 65536, 65537, 300000, MIB, 16 * MIB };
+#define N_SIZES (sizeof(echo_sizes) / sizeof(echo_sizes[0]))
+
+static int echo_parent(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *out = malloc(16 * MIB), *in = malloc(16 * MIB);
+	fastrmi_stream *st = NULL;
+	int ret = -1;
+
+	if (out == NULL || in == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0)
+		goto out;
+	for (size_t k = 0; k < N_SIZES; k++) {
+		uint64_t len = echo_sizes[k];
+		size_t bad;
+
+		fill(out, len, (unsigned)k);
+		memset(in, 0, len);
+		if (send_all(st, &len, sizeof(len), why, whylen) != 0 ||
+		    send_all(st, out, len, why, whylen) != 0 ||
+		    recv_exact(st, in, len, 16 * MIB, why, whylen) != 0)
+			goto out;
+		bad = verify(in, len, (unsigned)k);
+		if (bad != len) {
+			snprintf(why, whylen, "echo of %" PRIu64 " bytes differs at byte %zu", len, bad);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	free(out);
+	free(in);
+	return ret;
+}
+
+static int echo_child(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(16 * MIB);
+	fastrmi_stream *st = NULL;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0)
+		goto out;
+	for (size_t k = 0; k < N_SIZES; k++) {
+		uint64_t len;
+		size_t bad;
+
+		/* Odd read sizes: the stream has no message boundaries. */
+		if (recv_exact(st, &len, sizeof(len), 3, why, whylen) != 0 ||
+		    recv_exact(st, buf, len, 3000 + k * 977, why, whylen) != 0)
+			goto out;
+		bad = verify(buf, len, (unsigned)k);
+		if (len != echo_sizes[k] || bad != len) {
+			snprintf(why, whylen, "received %" PRIu64 " bytes, differs at byte %zu", len, bad);
+			goto out;
+		}
+		if (send_all(st, buf, len, why, whylen) != 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
+/* ---- 64 streams at once, one thread each --------------------------------------------- */
+
+#define N_STREAMS 64
+#define STREAM_BYTES (128 * 1024)
+
+struct many_arg {
+	fastrmi_stream *st;
+	unsigned seed;
+	int is_child;
+	char why[ERRLEN];
+	int ret;
+};
+
+static void *many_thread(void *p)
+{
+	struct many_arg *a = p;
+	unsigned char *buf = malloc(STREAM_BYTES), *in = malloc(STREAM_BYTES);
+	size_t bad;
+
+	a->ret = -1;
+	if (buf == NULL || in == NULL)
+		goto out;
+	if (a->is_child) {
+		/* Echo in pieces as they come. */
+		size_t done = 0;
+		char err[ERRMSG];
+
+		while (done < STREAM_BYTES) {
+			int64_t n = fastrmi_recv(a->st, buf, STREAM_BYTES, 20000, err, sizeof(err));
+
+			if (n <= 0) {
+				snprintf(a->why, sizeof(a->why), "recv = %" PRId64 ": %s", n, err);
+				goto out;
+			}
+			if (send_all(a->st, buf, (size_t)n, a->why, sizeof(a->why)) != 0)
+				goto out;
+			done += (size_t)n;
+		}
+	} else {
+		fill(buf, STREAM_BYTES, a->seed);
+		if (send_all(a->st, buf, STREAM_BYTES, a->why, sizeof(a->why)) != 0 ||
+		    recv_exact(a->st, in, STREAM_BYTES, STREAM_BYTES, a->why, sizeof(a->why)) != 0)
+			goto out;
+		bad = verify(in, STREAM_BYTES, a->seed);
+		if (bad != STREAM_BYTES) {
+			snprintf(a->why, sizeof(a->why), "stream seed %u differs at byte %zu", a->seed, bad);
+			goto out;
+		}
+	}
+	a->ret = 0;
+out:
+	free(buf);
+	free(in);
+	return NULL;
+}
+
+static int many_side(struct side *s, char *why, size_t whylen)
+{
+	static struct many_arg args[2][N_STREAMS];
+	struct many_arg *a = args[s->is_child];
+	pthread_t threads[N_STREAMS];
+	int ret = 0, i, started = 0;
+
+	memset(a, 0, sizeof(args[0]));
+	for (i = 0; i < N_STREAMS; i++) {
+		uint64_t mine = (s->is_child ? 2000 : 1000) + (uint64_t)i;
+		uint64_t theirs = (s->is_child ? 1000 : 2000) + (uint64_t)i;
+
+		a[i].seed = (unsigned)i + 11;
+		a[i].is_child = s->is_child;
+		if (open_stream(s, mine, theirs, &a[i].st, why, whylen) != 0) {
+			ret = -1;
+			goto out;
+		}
+	}
+	for (started = 0; started < N_STREAMS; started++)
+		if (pthread_create(&threads[started], NULL, many_thread, &a[started]) != 0) {
+			snprintf(why, whylen, "pthread_create failed");
+			ret = -1;
+			break;
+		}
+	for (i = 0; i < started; i++) {
+		pthread_join(threads[i], NULL);
+		if (a[i].ret != 0 && ret == 0) {
+			snprintf(why, whylen, "stream %d: %.300s", i, a[i].why);
+			ret = -1;
+		}
+	}
+out:
+	for (i = 0; i < N_STREAMS; i++)
+		fastrmi_stream_close(a[i].st);
+	return ret;
+}
+
+/* ---- flow control: a reader that does not read, then reads slowly --------------------- */
+
+#define FLOW_BYTES (4 * MIB)
+
+static int flow_parent(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(FLOW_BYTES);
+	fastrmi_stream *st = NULL;
+	char err[ERRMSG];
+	int64_t n;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
+		goto out;
+	fill(buf, FLOW_BYTES, 5);
+	/* The reader reads nothing yet: the send must stop at the window, not overrun it. */
+	n = fastrmi_send(st, buf, FLOW_BYTES, 300, err, sizeof(err));
+	if (n <= 0 || n > FASTRMI_STREAM_WINDOW) {
+		snprintf(why, whylen, "send to a reader that does not read returned %" PRId64
+			 " (expected 0 < n <= window %d): %s", n, FASTRMI_STREAM_WINDOW, err);
+		goto out;
+	}
+	if (sync_send(s) != 0 || send_all(st, buf + n, FLOW_BYTES - (size_t)n, why, whylen) != 0)
+		goto out;
+	if (sync_wait(s) != 0) {
+		snprintf(why, whylen, "reader did not confirm");
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
+static int flow_child(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(FLOW_BYTES);
+	fastrmi_stream *st = NULL;
+	size_t got = 0, bad, avail, max_avail = 0;
+	char err[ERRMSG];
+	int ret = -1, reads = 0;
+
+	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0 ||
+	    sync_wait(s) != 0)
+		goto out;
+	while (got < FLOW_BYTES) {
+		int64_t n;
+
+		if (++reads % 16 == 0) {
+			usleep(2000); /* slow reader */
+			avail = fastrmi_available(st);
+			if (avail > max_avail)
+				max_avail = avail;
+		}
+		n = fastrmi_recv(st, buf + got, 4096, 10000, err, sizeof(err));
+		if (n <= 0) {
+			snprintf(why, whylen, "recv after %zu bytes = %" PRId64 ": %s", got, n, err);
+			goto out;
+		}
+		got += (size_t)n;
+	}
+	bad = verify(buf, FLOW_BYTES, 5);
+	if (bad != FLOW_BYTES) {
+		snprintf(why, whylen, "data differs at byte %zu", bad);
+		goto out;
+	}
+	if (max_avail > FASTRMI_STREAM_WINDOW) {
+		snprintf(why, whylen, "%zu bytes buffered, more than the window", max_avail);
+		goto out;
+	}
+	ret = sync_send(s);
+out:
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
+/* ---- half-close, timeout, abort ---------------------------------------------------- */
+
+#define EOF_BYTES 100000
+
+struct blocked_recv {
+	fastrmi_stream *st;
+	int64_t ret;
+	char err[ERRMSG];
+};
+
+static void *blocked_recv_thread(void *p)
+{
+	struct blocked_recv *b = p;
+	char c;
+
+	b->ret = fastrmi_recv(b->st, &c, 1, -1, b->err, sizeof(b->err));
+	return NULL;
+}
+
+static int eof_parent(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(EOF_BYTES);
+	fastrmi_stream *st = NULL, *idle = NULL;
+	struct blocked_recv b = { 0 };
+	pthread_t thread;
+	char err[ERRMSG], reply[10];
+	double t0;
+	int64_t n;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 ||
+	    open_stream(s, 3, 4, &idle, why, whylen) != 0)
+		goto out;
+
+	/* A receive with a timeout on a quiet stream says so with its own code. */
+	t0 = now_sec(CLOCK_MONOTONIC);
+	n = fastrmi_recv(idle, buf, 1, 50, err, sizeof(err));
+	if (n != FASTRMI_ERR_TIMEOUT || now_sec(CLOCK_MONOTONIC) - t0 < 0.045) {
+		snprintf(why, whylen, "recv with 50 ms timeout = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
+	/* Abort from another thread wakes a receive blocked forever. */
+	b.st = idle;
+	if (pthread_create(&thread, NULL, blocked_recv_thread, &b) != 0) {
+		snprintf(why, whylen, "pthread_create failed");
+		goto out;
+	}
+	usleep(100000);
+	fastrmi_stream_abort(idle);
+	pthread_join(thread, NULL);
+	if (b.ret != FASTRMI_ERR_ABORTED) {
+		snprintf(why, whylen, "blocked recv after abort = %" PRId64 " (%s)", b.ret, b.err);
+		goto out;
+	}
+
+	fill(buf, EOF_BYTES, 9);
+	if (send_all(st, buf, EOF_BYTES, why, whylen) != 0)
+		goto out;
+	if (fastrmi_shutdown_write(st, err, sizeof(err)) != 0) {
+		snprintf(why, whylen, "shutdown_write: %s", err);
+		goto out;
+	}
+	n = fastrmi_send(st, buf, 1, -1, err, sizeof(err));
+	if (n != FASTRMI_ERR_CLOSED) {
+		snprintf(why, whylen, "send after shutdown_write = %" PRId64 ", expected CLOSED", n);
+		goto out;
+	}
+	/* The peer answers and closes: its data, then end of stream. */
+	if (recv_exact(st, reply, sizeof(reply), sizeof(reply), why, whylen) != 0)
+		goto out;
+	n = fastrmi_recv(st, buf, 10, 10000, err, sizeof(err));
+	if (n != 0) {
+		snprintf(why, whylen, "recv after the peer closed = %" PRId64 " (%s), expected 0", n, err);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	fastrmi_stream_close(idle);
+	free(buf);
+	return ret;
+}
+
+static int eof_child(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(EOF_BYTES + 1);
+	fastrmi_stream *st = NULL, *idle = NULL;
+	char err[ERRMSG];
+	int64_t n;
+	size_t bad;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0 ||
+	    open_stream(s, 4, 3, &idle, why, whylen) != 0)
+		goto out;
+	if (recv_exact(st, buf, EOF_BYTES, EOF_BYTES, why, whylen) != 0)
+		goto out;
+	bad = verify(buf, EOF_BYTES, 9);
+	n = fastrmi_recv(st, buf, EOF_BYTES + 1, 10000, err, sizeof(err));
+	if (bad != EOF_BYTES || n != 0) {
+		snprintf(why, whylen, "data differs at %zu; recv after the data = %" PRId64 " (%s)",
+			 bad, n, err);
+		goto out;
+	}
+	memset(buf, 'r', 10);
+	if (send_all(st, buf, 10, why, whylen) != 0)
+		goto out;
+	ret = 0;
+out:
+	fastrmi_stream_close(st); /* the peer sees the end of the stream */
+	fastrmi_stream_close(idle);
+	free(buf);
+	return ret;
+}
+
+/* ---- peer death -------------------------------------------------------------------- */
+
+static pid_t death_child_pid;
+
+static int death_parent(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(MIB);
+	fastrmi_stream *st = NULL;
+	char err[ERRMSG], c[10];
+	int64_t n;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 ||
+	    recv_exact(st, c, sizeof(c), sizeof(c), why, whylen) != 0)
+		goto out;
+	kill(death_child_pid, SIGKILL);
+	waitpid(death_child_pid, NULL, 0);
+
+	/* No data will come: the receive gives up (timeout, or the provider's error). */
+	n = fastrmi_recv(st, buf, 1, 300, err, sizeof(err));
+	if (n >= 0) {
+		snprintf(why, whylen, "recv from a dead peer = %" PRId64, n);
+		goto out;
+	}
+	fprintf(stderr, "# %s: recv from the dead peer: %" PRId64 " (%s)\n", s->cfg->label, n, err);
+	/* Sending does not hang either (it may go as far as the window). */
+	memset(buf, 0, MIB);
+	n = fastrmi_send(st, buf, MIB, 500, err, sizeof(err));
+	if (n == (int64_t)MIB) {
+		snprintf(why, whylen, "1 MiB went to a dead peer");
+		goto out;
+	}
+	fprintf(stderr, "# %s: send to the dead peer: %" PRId64 " (%s)\n", s->cfg->label, n, err);
+	fastrmi_stream_abort(st);
+	n = fastrmi_recv(st, buf, 1, -1, err, sizeof(err));
+	if (n != FASTRMI_ERR_ABORTED) {
+		snprintf(why, whylen, "recv after abort = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
+static int death_child(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0)
+		return -1;
+	if (send_all(st, "0123456789", 10, why, whylen) != 0)
+		return -1;
+	pause(); /* until SIGKILL */
+	return -1;
+}
+
+/* ---- an idle blocked reader costs no CPU -------------------------------------------- */
+
+static double idle_cpu, idle_wall;
+
+static int idle_parent(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	char err[ERRMSG], c = 0;
+	double cpu0, wall0;
+	int64_t n;
+	int ret = -1;
+
+	if (open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
+		goto out;
+	cpu0 = now_sec(CLOCK_PROCESS_CPUTIME_ID);
+	wall0 = now_sec(CLOCK_MONOTONIC);
+	n = fastrmi_recv(st, &c, 1, -1, err, sizeof(err));
+	idle_cpu = now_sec(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	idle_wall = now_sec(CLOCK_MONOTONIC) - wall0;
+	if (n != 1 || c != 'x') {
+		snprintf(why, whylen, "recv = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
+	if (idle_wall < 0.8 || idle_cpu > 0.2) {
+		snprintf(why, whylen, "blocked %.2f s and used %.3f s of CPU (busy-waiting?)",
+			 idle_wall, idle_cpu);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
+static int idle_child(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	int ret = -1;
+
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0)
+		goto out;
+	sleep(1);
+	ret = send_all(st, "x", 1, why, whylen);
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
+/* ---- per configuration ---------------------------------------------------------------- */
+
+static void run_config(const struct config *cfg)
+{
+	char why[ERRLEN] = "", name[128];
+	int parent, child;
+
+	if (cfg->ucx_tls != NULL)
+		setenv("UCX_TLS", cfg->ucx_tls, 1);
+
+	parent = run_pair(cfg, echo_parent, echo_child, why, sizeof(why), NULL, &child);
+	report(cfg, "echo of 0 B .. 16 MiB, content verified", parent, why, child, 0);
+
+	parent = run_pair(cfg, many_side, many_side, why, sizeof(why), NULL, &child);
+	snprintf(name, sizeof(name), "%d streams at once on one context, a thread each",
+		 N_STREAMS);
+	report(cfg, name, parent, why, child, 0);
+
+	parent = run_pair(cfg, flow_parent, flow_child, why, sizeof(why), NULL, &child);
+	report(cfg, "sender stops at the window for a reader that does not read; slow reader gets all",
+	       parent, why, child, 0);
+
+	parent = run_pair(cfg, eof_parent, eof_child, why, sizeof(why), NULL, &child);
+	report(cfg, "recv timeout, abort wakes a blocked recv, half-close and close give end of stream",
+	       parent, why, child, 0);
+
+	parent = run_pair(cfg, death_parent, death_child, why, sizeof(why), &death_child_pid, &child);
+	report(cfg, "peer killed: recv and send return, abort and close free the stream",
+	       parent, why, child, 1);
+
+	parent = run_pair(cfg, idle_parent, idle_child, why, sizeof(why), NULL, &child);
+	snprintf(name, sizeof(name), "a reader blocked for 1 s uses ~0 CPU (%.3f s CPU in %.2f s)",
+		 idle_cpu, idle_wall);
+	report(cfg, name, parent, why, child, 0);
+
+	unsetenv("UCX_TLS");
+}
+
+/* ---- without a peer ------------------------------------------------------------------ */
+
+static void test_errors(void)
+{
+	fastrmi_ctx *ctx = NULL;
+	char err[ERRMSG] = "";
+	unsigned char small[4];
+	size_t len;
+	int ret;
+
+	ret = fastrmi_ctx_open("nosuch", NULL, 0, &ctx, err, sizeof(err));
+	CHECK("unknown backend is refused with a message", ret == FASTRMI_ERR_INVALID && err[0] != '\0',
+	      "returned %d, err \"%s\"", ret, err);
+
+	ret = fastrmi_ctx_open("ofi", "nosuchprovider", 0, &ctx, err, sizeof(err));
+	CHECK("ofi with an unknown provider fails with libfabric's message",
+	      ret == FASTRMI_ERR_PROVIDER && strstr(err, "nosuchprovider") != NULL &&
+	      strstr(err, "No data available") != NULL, "returned %d, err \"%s\"", ret, err);
+
+	ret = fastrmi_ctx_open("ofi", "shm", 0, &ctx, err, sizeof(err));
+	if (ret != 0) {
+		CHECK("ofi shm context opens", 0, "returned %d: %s", ret, err);
+		return;
+	}
+	len = sizeof(small);
+	ret = fastrmi_ctx_address(ctx, small, &len);
+	CHECK("ctx_address with a short buffer says how long the address is",
+	      ret == FASTRMI_ERR_INVALID && len > sizeof(small) && len <= FASTRMI_ADDRESS_MAX,
+	      "returned %d, len %zu", ret, len);
+	ret = fastrmi_stream_open(ctx, "garbage", 7, 1, 2, &(fastrmi_stream *){ NULL }, err, sizeof(err));
+	CHECK("stream_open refuses a malformed address", ret == FASTRMI_ERR_INVALID && err[0] != '\0',
+	      "returned %d, err \"%s\"", ret, err);
+	fastrmi_ctx_close(ctx);
+}
+
+/* Can one process read another's memory (CMA)? Shared-memory transports use it for
+ * large messages; without it they fall back to copying through shared memory. */
+static void report_cma(void)
+{
+	static volatile int target = 42;
+	pid_t parent = getpid(), pid;
+	int status;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		int value = 0;
+		struct iovec local = { &value, sizeof(value) };
+		struct iovec remote = { (void *)&target, sizeof(target) };
+		ssize_t n = process_vm_readv(parent, &local, 1, &remote, 1, 0);
+
+		_exit(n == (ssize_t)sizeof(value) && value == 42 ? 0 : (errno & 0x7f) | 0x80);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
+		fprintf(stderr, "# CMA check could not run\n");
+		return;
+	}
+	if (WEXITSTATUS(status) == 0)
+		fprintf(stderr, "# CMA (process_vm_readv) between processes: permitted\n");
+	else
+		fprintf(stderr, "# CMA (process_vm_readv) between processes: NOT permitted (%s): "
+			"shm/UCX cma copy large messages through shared memory instead\n",
+			strerror(WEXITSTATUS(status) & 0x7f));
+}
+
+int main(void)
+{
+	static const struct config configs[] = {
+		{ "ofi shm", "ofi", "shm", NULL },
+		{ "ofi tcp;ofi_rxm", "ofi", "tcp;ofi_rxm", NULL },
+		{ "ucx shm (UCX_TLS=posix,sysv,cma,self)", "ucx", NULL, "posix,sysv,cma,self" },
+		{ "ucx tcp (UCX_TLS=tcp,self)", "ucx", NULL, "tcp,self" },
+	};
+	const char *only = getenv("FASTRMI_TEST_ONLY"); /* e.g. "ofi shm", for debugging */
+
+	signal(SIGPIPE, SIG_IGN);
+	report_cma();
+	test_errors();
+	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++)
+		if (only == NULL || strcmp(only, configs[i].label) == 0)
+			run_config(&configs[i]);
+	return check_summary();
+}
