@@ -21,4 +21,11 @@ public interface NativeLibrary {
 
     /** Null when UCX initializes here, else why not. */
     String ucxProblem();
+
+    /**
+     * Opens a context: {@code backend} "ofi" with a libfabric {@code provider} ("shm",
+     * "tcp;ofi_rxm", ...), or "ucx" (provider null: UCX chooses, UCX_* variables apply). A waiting
+     * thread polls for {@code spinMicros}, then blocks.
+     */
+    NativeTransport openTransport(String backend, String provider, int spinMicros) throws java.io.IOException;
 }

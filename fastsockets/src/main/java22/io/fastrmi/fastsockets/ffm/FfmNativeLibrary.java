@@ -1,6 +1,8 @@
 package io.fastrmi.fastsockets.ffm;
 
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -23,6 +25,7 @@ public final class FfmNativeLibrary implements NativeLibrary {
     private final MethodHandle ofiProbe;
     private final MethodHandle ucxVersion;
     private final MethodHandle ucxProbe;
+    private final NativeCalls calls;
 
     public FfmNativeLibrary(Path file) {
         Linker linker = Linker.nativeLinker();
@@ -35,6 +38,12 @@ public final class FfmNativeLibrary implements NativeLibrary {
         ucxVersion = linker.downcallHandle(find(library, "fastrmi_ucx_version"), FunctionDescriptor.of(ValueLayout.ADDRESS));
         ucxProbe = linker.downcallHandle(find(library, "fastrmi_ucx_probe"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+        calls = new NativeCalls(linker, library);
+    }
+
+    @Override
+    public NativeTransport openTransport(String backend, String provider, int spinMicros) throws IOException {
+        return FfmTransport.open(calls, backend, provider, spinMicros);
     }
 
     /**

@@ -1,0 +1,123 @@
+package io.fastrmi.agent.nativeit;
+
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Two JVMs, one native stream, through the FFM binding: the server echoes what the client sends.
+ * They pair over a TCP connection, as FastRMI's handshake will: each sends its context address and
+ * stream id. Usage: {@code NativeEchoMain server|client LIBRARY BACKEND PROVIDER [PORT]} (PROVIDER
+ * "-" for none); the server prints {@code READY port=P}, the client {@code ECHO n} per size and
+ * {@code DONE}.
+ */
+public final class NativeEchoMain {
+
+    public static final int[] SIZES = {1, 7, 4096, 65536, 262144 + 3, 1 << 20, 16 << 20};
+
+    private NativeEchoMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean server = args[0].equals("server");
+        NativeLibrary library = NativeLibraries.load(Path.of(args[1]), NativeEchoMain.class.getClassLoader());
+        if (library == null) {
+            throw new IllegalStateException(NativeLibraries.unavailableReason());
+        }
+        String provider = args[3].equals("-") ? null : args[3];
+        try (NativeTransport transport = library.openTransport(args[2], provider, 50)) {
+            if (server) {
+                try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    System.out.println("READY port=" + listener.getLocalPort());
+                    try (Socket control = listener.accept()) {
+                        NativeStream stream = pair(control, transport, 2);
+                        echo(stream);
+                        stream.close();
+                    }
+                }
+            } else {
+                try (Socket control = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[4]))) {
+                    NativeStream stream = pair(control, transport, 1);
+                    for (int size : SIZES) {
+                        byte[] sent = pattern(size);
+                        // The echo comes back while we send: write from another thread (the windows
+                        // are smaller than the biggest sizes, as a socket's buffers would be).
+                        Thread writer = new Thread(() -> {
+                            try {
+                                stream.write(sent, 0, size);
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        });
+                        writer.start();
+                        byte[] received = new byte[size];
+                        readFully(stream, received);
+                        writer.join();
+                        if (!Arrays.equals(sent, received)) {
+                            throw new IllegalStateException("echo of " + size + " bytes differs");
+                        }
+                        System.out.println("ECHO " + size);
+                    }
+                    stream.shutdownOutput();
+                    if (stream.read(new byte[1], 0, 1, 10_000) != -1) {
+                        throw new IllegalStateException("no end of stream after shutdownOutput");
+                    }
+                    System.out.println("EOF");
+                    stream.close();
+                }
+            }
+        }
+        System.out.println("DONE");
+    }
+
+    private static NativeStream pair(Socket control, NativeTransport transport, long localId) throws Exception {
+        DataOutputStream out = new DataOutputStream(control.getOutputStream());
+        byte[] address = transport.address();
+        out.writeInt(address.length);
+        out.write(address);
+        out.writeLong(localId);
+        out.flush();
+        DataInputStream in = new DataInputStream(control.getInputStream());
+        byte[] peerAddress = new byte[in.readInt()];
+        in.readFully(peerAddress);
+        long peerId = in.readLong();
+        return transport.open(peerAddress, localId, peerId);
+    }
+
+    /** Echoes until the end of the stream, then ends its own side. */
+    private static void echo(NativeStream stream) throws Exception {
+        byte[] buffer = new byte[100_000];
+        int n;
+        while ((n = stream.read(buffer, 0, buffer.length, 0)) > 0) {
+            stream.write(buffer, 0, n);
+        }
+        stream.shutdownOutput();
+    }
+
+    private static void readFully(NativeStream stream, byte[] into) throws Exception {
+        int at = 0;
+        while (at < into.length) {
+            int n = stream.read(into, at, into.length - at, 30_000);
+            if (n < 0) {
+                throw new IllegalStateException("end of stream after " + at + " of " + into.length + " bytes");
+            }
+            at += n;
+        }
+    }
+
+    static byte[] pattern(int size) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) (i * 31 + (i >>> 8));
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,32 @@
+package io.fastrmi.fastsockets.nativelib;
+
+import java.io.IOException;
+
+/**
+ * An ordered, reliable, flow-controlled byte stream over a {@link NativeTransport}, with socket
+ * semantics: one reader and one writer at a time, blocking with an optional timeout.
+ */
+public interface NativeStream {
+
+    /**
+     * Reads at least one byte, waiting up to {@code timeoutMillis} (0: forever, as SO_TIMEOUT).
+     * Returns the count, or -1 at the end of the stream; a {@link java.net.SocketTimeoutException}
+     * when the time passed, an {@link IOException} when the stream was aborted or failed.
+     */
+    int read(byte[] buffer, int offset, int length, int timeoutMillis) throws IOException;
+
+    /** Writes every byte, waiting for the reader's credit as long as it takes. */
+    void write(byte[] buffer, int offset, int length) throws IOException;
+
+    /** Bytes a read would return now without waiting. */
+    int available();
+
+    /** The peer reads the end of the stream after what was written. */
+    void shutdownOutput() throws IOException;
+
+    /** Fails the stream from any thread: blocked and later calls throw at once. */
+    void abort();
+
+    /** Frees the stream; no call may be running on it (abort first). Idempotent. */
+    void close();
+}

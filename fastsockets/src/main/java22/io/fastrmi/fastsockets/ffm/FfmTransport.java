@@ -1,0 +1,94 @@
+package io.fastrmi.fastsockets.ffm;
+
+import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/** A libfastrmi context through FFM. */
+final class FfmTransport implements NativeTransport {
+
+    static final int ERROR_BUFFER = 512;
+    private static final int ADDRESS_MAX = 4096;
+
+    private final NativeCalls calls;
+    private final String name;
+    private final MemorySegment context;
+    private final byte[] address;
+    private boolean closed;
+
+    private FfmTransport(NativeCalls calls, String name, MemorySegment context, byte[] address) {
+        this.calls = calls;
+        this.name = name;
+        this.context = context;
+        this.address = address;
+    }
+
+    static FfmTransport open(NativeCalls calls, String backend, String provider, int spinMicros) throws IOException {
+        String name = provider == null || provider.isEmpty() ? backend : backend + ":" + provider;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+            MemorySegment err = arena.allocate(ERROR_BUFFER);
+            MemorySegment providerName = provider == null ? MemorySegment.NULL : arena.allocateFrom(provider);
+            int rc = (int) calls.ctxOpen.invokeExact(arena.allocateFrom(backend), providerName, spinMicros, out, err,
+                    (long) ERROR_BUFFER);
+            if (rc != 0) {
+                throw new IOException("cannot open native transport " + name + ": " + err.getString(0));
+            }
+            MemorySegment context = out.get(ValueLayout.ADDRESS, 0);
+            MemorySegment buffer = arena.allocate(ADDRESS_MAX);
+            MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
+            length.set(ValueLayout.JAVA_LONG, 0, ADDRESS_MAX);
+            rc = (int) calls.ctxAddress.invokeExact(context, buffer, length);
+            if (rc != 0) {
+                calls.ctxClose.invokeExact(context);
+                throw new IOException("native transport " + name + " has no address (" + rc + ")");
+            }
+            byte[] address = buffer.asSlice(0, length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
+            return new FfmTransport(calls, name, context, address);
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException("native transport " + name + ": " + t, t);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public byte[] address() {
+        return address.clone();
+    }
+
+    @Override
+    public NativeStream open(byte[] peerAddress, long localId, long peerId) throws IOException {
+        synchronized (this) {
+            if (closed) {
+                throw new IOException("native transport " + name + " is closed");
+            }
+        }
+        return FfmStream.open(calls, this, context, peerAddress, localId, peerId);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            try {
+                calls.ctxClose.invokeExact(context);
+            } catch (Throwable t) {
+                throw new IllegalStateException("fastrmi_ctx_close", t);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

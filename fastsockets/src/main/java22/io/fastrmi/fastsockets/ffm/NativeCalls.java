@@ -1,0 +1,62 @@
+package io.fastrmi.fastsockets.ffm;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The downcall handles of libfastrmi.so's stream API. The {@code *Now} variants are critical
+ * downcalls with heap access: they take a Java array directly (one copy, no pinning API) and must
+ * never block, so they are only called with timeout 0; waiting goes through the plain variants.
+ */
+final class NativeCalls {
+
+    // Return codes of fastrmi.h's enum fastrmi_status.
+    static final int ERR_TIMEOUT = -1;
+    static final int ERR_ABORTED = -2;
+    static final int ERR_CLOSED = -3;
+
+    final MethodHandle ctxOpen;
+    final MethodHandle ctxAddress;
+    final MethodHandle ctxClose;
+    final MethodHandle streamOpen;
+    final MethodHandle send;
+    final MethodHandle sendNow;
+    final MethodHandle recv;
+    final MethodHandle recvNow;
+    final MethodHandle available;
+    final MethodHandle shutdownWrite;
+    final MethodHandle streamAbort;
+    final MethodHandle streamClose;
+
+    NativeCalls(Linker linker, SymbolLookup library) {
+        Linker.Option critical = Linker.Option.critical(true);
+        FunctionDescriptor transfer = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
+        ctxOpen = linker.downcallHandle(find(library, "fastrmi_ctx_open"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+        ctxAddress = linker.downcallHandle(find(library, "fastrmi_ctx_address"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        ctxClose = linker.downcallHandle(find(library, "fastrmi_ctx_close"), FunctionDescriptor.ofVoid(ADDRESS));
+        streamOpen = linker.downcallHandle(find(library, "fastrmi_stream_open"), FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
+        send = linker.downcallHandle(find(library, "fastrmi_send"), transfer);
+        sendNow = linker.downcallHandle(find(library, "fastrmi_send"), transfer, critical);
+        recv = linker.downcallHandle(find(library, "fastrmi_recv"), transfer);
+        recvNow = linker.downcallHandle(find(library, "fastrmi_recv"), transfer, critical);
+        available = linker.downcallHandle(find(library, "fastrmi_available"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+        shutdownWrite = linker.downcallHandle(find(library, "fastrmi_shutdown_write"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+        streamAbort = linker.downcallHandle(find(library, "fastrmi_stream_abort"), FunctionDescriptor.ofVoid(ADDRESS));
+        streamClose = linker.downcallHandle(find(library, "fastrmi_stream_close"), FunctionDescriptor.ofVoid(ADDRESS));
+    }
+
+    static MemorySegment find(SymbolLookup library, String name) {
+        return library.find(name).orElseThrow(() -> new UnsatisfiedLinkError(name + " is not in libfastrmi.so"));
+    }
+}
