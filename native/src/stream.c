@@ -598,8 +598,8 @@ static int fr_send_ready(const struct fastrmi_stream *s);
 static int fr_tx_ready(const struct fastrmi_stream *s);
 
 /* Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err). */
-static int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
-		   char *err, size_t errlen)
+static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
+			char *err, size_t errlen)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	uint64_t start = fr_now_nsec();
@@ -632,6 +632,19 @@ static int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadlin
 		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
 		fr_block(s, deadline);
 	}
+}
+
+static int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
+		   char *err, size_t errlen)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	int ret = fr_wait_loop(s, ready, deadline, err, errlen);
+
+	/* Leaving with nobody polling while others sleep: one of them must take over, or
+	 * they would sleep through the events they wait for. */
+	if (!ctx->poller && ctx->sleeping != NULL)
+		pthread_cond_broadcast(&ctx->sleeping->cond);
+	return ret;
 }
 
 static int fr_recv_ready(const struct fastrmi_stream *s)
