@@ -1,5 +1,6 @@
 package io.fastrmi.agent;
 
+import io.fastrmi.fastsockets.NativeTransports;
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +12,20 @@ public final class NativeLibraryFile {
     static final String RESOURCE = "META-INF/fastrmi/native/linux-x86_64/libfastrmi.so";
 
     private NativeLibraryFile() {
+    }
+
+    /** {@link #locate} for the socket layer, which asks when it first needs the library. */
+    static final class Locator implements NativeTransports.LibraryLocator {
+        private final FastRmiConfig config;
+
+        Locator(FastRmiConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public Path locate() throws IOException {
+            return NativeLibraryFile.locate(config);
+        }
     }
 
     public static Path locate(FastRmiConfig config) throws IOException {

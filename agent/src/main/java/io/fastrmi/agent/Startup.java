@@ -1,6 +1,7 @@
 package io.fastrmi.agent;
 
 import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.NativeTransports;
 import io.fastrmi.fastsockets.config.ConfigException;
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import java.lang.instrument.Instrumentation;
@@ -17,6 +18,8 @@ final class Startup {
             throws ConfigException, ClassNotFoundException, UnmodifiableClassException {
         FastRmiConfig config = ConfigLoading.load(source, System.getProperties(), System.getenv());
         FastRmiSockets.install(config);
+        // The library is only looked for when a native transport is first offered.
+        NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader());
         Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
         RmiInstrumentation.install(inst, helpers);
     }

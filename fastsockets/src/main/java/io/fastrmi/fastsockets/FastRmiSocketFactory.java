@@ -50,8 +50,12 @@ final class FastRmiSocketFactory extends RMISocketFactory {
         try {
             socket.connect(new InetSocketAddress(address, port));
             socket.setSoTimeout(FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
-            ClientHandshake.Outcome outcome =
-                    ClientHandshake.exchange(socket, Negotiation.offer(target.policy(), fingerprint));
+            long localId = NativeTransports.nextStreamId();
+            Handshake.Offer offer = Negotiation.offer(target.policy(), fingerprint, name -> {
+                io.fastrmi.fastsockets.nativelib.NativeTransport transport = NativeTransports.get(name);
+                return transport == null ? null : NativeTransports.endpoint(transport, localId);
+            });
+            ClientHandshake.Outcome outcome = ClientHandshake.exchange(socket, offer);
             if (outcome.answer() == null) {
                 // A standard RMI server (or one that closes on what it does not know): plain from now on.
                 FastRmiSockets.closeQuietly(socket);
@@ -63,8 +67,17 @@ final class FastRmiSocketFactory extends RMISocketFactory {
                 return new Socket(address, port);
             }
             socket.setSoTimeout(0);
-            socket.negotiated(outcome.answer());
-            FastRmiSockets.record(event, outcome.answer());
+            Handshake.Answer answer = outcome.answer();
+            socket.negotiated(answer);
+            String transport = answer.transport().name();
+            if (NativeTransports.isNative(transport)) {
+                io.fastrmi.fastsockets.nativelib.NativeTransport nativeTransport = NativeTransports.get(transport);
+                if (nativeTransport == null) {
+                    throw new HandshakeException("the server chose " + transport + ", which this JVM did not offer");
+                }
+                socket.attach(NativeTransports.openStream(nativeTransport, answer.transport().address(), localId), transport);
+            }
+            FastRmiSockets.record(event, answer);
             return socket;
         } catch (IOException e) {
             FastRmiSockets.closeQuietly(socket);

@@ -94,9 +94,28 @@ public final class FastRmiSockets {
             FastRmiConfig current = config;
             HostPolicy policy = current == null ? HostPolicy.OUTSIDE
                     : current.policyFor(current.usesHostNames() ? client.getHostName() : null, client);
-            Handshake.Answer answer = Negotiation.answer(offer, policy, FINGERPRINT);
-            Handshake.writeAnswer(socket.getOutputStream(), answer);
+            Handshake.Answer answer = Negotiation.answer(offer, policy, FINGERPRINT,
+                    name -> NativeTransports.get(name) != null);
+            io.fastrmi.fastsockets.nativelib.NativeStream stream = null;
+            if (NativeTransports.isNative(answer.transport().name())) {
+                String name = answer.transport().name();
+                long localId = NativeTransports.nextStreamId();
+                try {
+                    stream = NativeTransports.openStream(NativeTransports.get(name), offeredEndpoint(offer, name), localId);
+                    answer = new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(),
+                            answer.optimizations(), new Handshake.Transport(name,
+                                    NativeTransports.endpoint(NativeTransports.get(name), localId)));
+                } catch (IOException e) {
+                    logOnce("stream:" + name, "FastRMI: cannot open a " + name + " stream, using tcp: " + e.getMessage());
+                    answer = new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(),
+                            answer.optimizations(), Negotiation.TCP);
+                }
+            }
+            Handshake.writeAnswer(socket.rawOutputStream(), answer);
             socket.negotiated(answer);
+            if (stream != null) {
+                socket.attach(stream, answer.transport().name());
+            }
             record(event, answer);
         } catch (IOException e) {
             event.result = "plain";
@@ -107,6 +126,15 @@ public final class FastRmiSockets {
             closeQuietly(socket);
             throw e instanceof HandshakeException ? e : new HandshakeException("handshake failed: " + e.getMessage(), e);
         }
+    }
+
+    private static String offeredEndpoint(Handshake.Offer offer, String name) throws HandshakeException {
+        for (Handshake.Transport offered : offer.transports()) {
+            if (offered.name().equals(name)) {
+                return offered.address();
+            }
+        }
+        throw new HandshakeException("transport " + name + " was not offered");
     }
 
     /**

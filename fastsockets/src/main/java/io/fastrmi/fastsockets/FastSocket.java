@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 
 /**
@@ -14,6 +15,7 @@ public class FastSocket extends Socket {
 
     private final boolean serverSide;
     private volatile Handshake.Answer answer;
+    private volatile NativeConnection nativeConnection;
     private InputStream input;
 
     /** An unconnected socket; {@code serverSide}: for {@code ServerSocket.implAccept}. */
@@ -36,17 +38,71 @@ public class FastSocket extends Socket {
         this.answer = answer;
     }
 
+    /** From now on the bytes go over {@code stream}; this socket's TCP connection is the control channel. */
+    void attach(io.fastrmi.fastsockets.nativelib.NativeStream stream, String transport) throws IOException {
+        NativeConnection connection = new NativeConnection(this, stream, transport);
+        connection.watch(super.getInputStream(), FastRmiSockets.peer(this));
+        nativeConnection = connection;
+    }
+
+    /** The native connection, or null when the bytes go over TCP. */
+    NativeConnection nativeConnection() {
+        return nativeConnection;
+    }
+
+    /**
+     * On the server, the stream that detects the offer (and then reads from wherever the bytes
+     * go); on the client, the native stream once attached, the TCP stream before (the handshake).
+     */
     @Override
     public synchronized InputStream getInputStream() throws IOException {
+        NativeConnection connection = nativeConnection;
+        if (connection != null && !serverSide) {
+            return connection.input();
+        }
         if (input == null) {
-            InputStream raw = super.getInputStream();
-            input = serverSide ? new ServerHandshakeInputStream(this, raw) : raw;
+            input = serverSide ? new ServerHandshakeInputStream(this, super.getInputStream()) : super.getInputStream();
         }
         return input;
     }
 
-    /** The stream without handshake detection, for writing the answer and for the detector itself. */
-    InputStream rawInputStream() throws IOException {
-        return super.getInputStream();
+    @Override
+    public OutputStream getOutputStream() throws IOException {
+        NativeConnection connection = nativeConnection;
+        return connection != null ? connection.output() : super.getOutputStream();
+    }
+
+    @Override
+    public void shutdownInput() throws IOException {
+        NativeConnection connection = nativeConnection;
+        if (connection == null) {
+            super.shutdownInput();
+        } else {
+            connection.shutdownInput();
+        }
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        NativeConnection connection = nativeConnection;
+        if (connection == null) {
+            super.shutdownOutput();
+        } else {
+            connection.shutdownOutput();
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        NativeConnection connection = nativeConnection;
+        if (connection != null && !isClosed()) {
+            connection.close(super.getOutputStream());
+        }
+        super.close();
+    }
+
+    /** The TCP stream itself, whatever carries the bytes: for the handshake on the control channel. */
+    OutputStream rawOutputStream() throws IOException {
+        return super.getOutputStream();
     }
 }

@@ -2,7 +2,10 @@ package io.fastrmi.fastsockets;
 
 import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.optrmi.JvmFingerprint;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.List;
 import java.util.Set;
 
@@ -12,8 +15,6 @@ import java.util.Set;
  */
 public final class Negotiation {
 
-    /** The transports this build can run; the native ones join with the transport issue. */
-    static final Set<String> AVAILABLE_TRANSPORTS = Set.of("tcp");
     static final Handshake.Transport TCP = new Handshake.Transport("tcp", "");
     /**
      * The lean-format optimizations this build implements: none yet (the lean-format issue adds
@@ -24,12 +25,30 @@ public final class Negotiation {
     private Negotiation() {
     }
 
+    /** An offer of the TCP socket only (no native transport looked up). */
     public static Handshake.Offer offer(HostPolicy policy, JvmFingerprint local) {
-        List<Handshake.Transport> transports = policy.transports().stream()
-                .filter(AVAILABLE_TRANSPORTS::contains).map(name -> new Handshake.Transport(name, "")).toList();
+        return offer(policy, local, name -> null);
+    }
+
+    /**
+     * The offer for a server under {@code policy}: its transports in order, each native one that
+     * {@code endpoints} can give an address for (null: not available here), and the TCP socket
+     * itself last in any case, since it always works.
+     */
+    public static Handshake.Offer offer(HostPolicy policy, JvmFingerprint local, Function<String, String> endpoints) {
+        List<Handshake.Transport> transports = new ArrayList<>();
+        for (String name : policy.transports()) {
+            if (NativeTransports.isNative(name)) {
+                String endpoint = endpoints.apply(name);
+                if (endpoint != null) {
+                    transports.add(new Handshake.Transport(name, endpoint));
+                }
+            }
+        }
+        transports.add(TCP);
         Set<String> optimizations = new LinkedHashSet<>(policy.optimizations());
         optimizations.retainAll(IMPLEMENTED_OPTIMIZATIONS);
-        return new Handshake.Offer(local, optimizations, transports.isEmpty() ? List.of(TCP) : transports);
+        return new Handshake.Offer(local, optimizations, transports);
     }
 
     /**
@@ -37,7 +56,13 @@ public final class Negotiation {
      * otherwise plain, with the reason. Either way RMI then runs on the connection.
      */
     public static Handshake.Answer answer(Handshake.Offer offer, HostPolicy policyForClient, JvmFingerprint local) {
-        Handshake.Transport transport = chooseTransport(offer, policyForClient);
+        return answer(offer, policyForClient, local, name -> false);
+    }
+
+    /** As above; {@code available} says which native transports this server can open. */
+    public static Handshake.Answer answer(Handshake.Offer offer, HostPolicy policyForClient, JvmFingerprint local,
+            Predicate<String> available) {
+        Handshake.Transport transport = TCP;
         if (!policyForClient.optimize()) {
             return plain("client host is outside per the server's config", local, transport);
         }
@@ -48,6 +73,7 @@ public final class Negotiation {
         Set<String> accepted = new LinkedHashSet<>(offer.optimizations());
         accepted.retainAll(policyForClient.optimizations());
         accepted.retainAll(IMPLEMENTED_OPTIMIZATIONS);
+        transport = chooseTransport(offer, policyForClient, available);
         return new Handshake.Answer(true, "", local, accepted, transport);
     }
 
@@ -55,12 +81,17 @@ public final class Negotiation {
         return new Handshake.Answer(false, reason, local, Set.of(), transport);
     }
 
-    /** The server's most preferred transport that the client offered; the TCP socket itself otherwise. */
-    private static Handshake.Transport chooseTransport(Handshake.Offer offer, HostPolicy policy) {
+    /**
+     * The server's most preferred transport that the client offered and this server can open; the
+     * TCP socket itself otherwise. Its address is the server's to fill in.
+     */
+    private static Handshake.Transport chooseTransport(Handshake.Offer offer, HostPolicy policy,
+            Predicate<String> available) {
         for (String preferred : policy.transports()) {
             for (Handshake.Transport offered : offer.transports()) {
-                if (offered.name().equals(preferred) && AVAILABLE_TRANSPORTS.contains(preferred)) {
-                    return offered;
+                if (offered.name().equals(preferred)
+                        && (!NativeTransports.isNative(preferred) || available.test(preferred))) {
+                    return new Handshake.Transport(preferred, "");
                 }
             }
         }

@@ -28,12 +28,17 @@ final class ServerHandshakeInputStream extends FilterInputStream {
         if (replayed < replay.length) {
             return replay[replayed++] & 0xff;
         }
-        return in.read();
+        NativeConnection connection = socket.nativeConnection();
+        return connection != null ? connection.input().read() : in.read();
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         detect();
+        NativeConnection connection = socket.nativeConnection();
+        if (connection != null) {
+            return connection.input().read(b, off, len);
+        }
         if (replayed < replay.length) {
             int n = Math.min(len, replay.length - replayed);
             System.arraycopy(replay, replayed, b, off, n);
@@ -45,7 +50,8 @@ final class ServerHandshakeInputStream extends FilterInputStream {
 
     @Override
     public int available() throws IOException {
-        return (replay.length - replayed) + in.available();
+        NativeConnection connection = socket.nativeConnection();
+        return connection != null ? connection.input().available() : (replay.length - replayed) + in.available();
     }
 
     @Override

@@ -30,6 +30,14 @@ final class ItSupport {
         return Files.createTempDirectory(base, name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-");
     }
 
+    /**
+     * The transport a fast connection between two JVMs of this JDK on this host gets with the
+     * built-in config: the first native one (UCX shared memory) where FFM is (JDK 22+), else tcp.
+     */
+    static String fastTransport(int feature) {
+        return feature >= 22 ? "ucx:shm" : "tcp";
+    }
+
     static List<RecordedEvent> events(Path recording, String eventName) throws IOException {
         List<RecordedEvent> events = new ArrayList<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {

@@ -71,7 +71,8 @@ class SampleAppIT {
         if (placement.server) {
             assertCalls(serverCalls, "server", SERVICE_METHODS, "lookup", fast);
             assertEquals(CALLBACKS, count(serverCalls, "client", "call"), "callbacks made by the server");
-            assertHandshakes(serverHandshakes, "server", fast, placement.client ? "JVM fingerprint mismatch" : "no FastRMI offer");
+            assertHandshakes(serverHandshakes, "server", fast, placement.client ? "JVM fingerprint mismatch" : "no FastRMI offer",
+                    ItSupport.fastTransport(serverFeature));
         } else {
             assertTrue(serverCalls.isEmpty() && serverHandshakes.isEmpty());
         }
@@ -79,7 +80,8 @@ class SampleAppIT {
             assertCalls(clientCalls, "client", SERVICE_METHODS, "lookup", fast);
             assertEquals(CALLBACKS, count(clientCalls, "server", "call"), "callbacks served by the client");
             assertHandshakes(clientHandshakes, "client", fast,
-                    placement.server ? "JVM fingerprint mismatch" : "no FastRMI agent on the server (ProtocolNack)");
+                    placement.server ? "JVM fingerprint mismatch" : "no FastRMI agent on the server (ProtocolNack)",
+                    ItSupport.fastTransport(clientFeature));
         } else {
             assertTrue(clientCalls.isEmpty() && clientHandshakes.isEmpty());
         }
@@ -101,13 +103,14 @@ class SampleAppIT {
      * The handshakes this side saw on its own connections: all fast, or all plain, at least one for
      * {@code reason} (later connections to a plain endpoint may say it was remembered).
      */
-    private static void assertHandshakes(List<RecordedEvent> handshakes, String side, boolean fast, String reason) {
+    private static void assertHandshakes(List<RecordedEvent> handshakes, String side, boolean fast, String reason,
+            String fastTransport) {
         List<RecordedEvent> mine = handshakes.stream().filter(e -> side.equals(e.getString("side")))
                 .collect(Collectors.toList());
         assertFalse(mine.isEmpty(), () -> "no " + side + " handshake in " + handshakes);
         for (RecordedEvent event : mine) {
             assertEquals(fast ? "fast" : "plain", event.getString("result"), event::toString);
-            assertEquals("tcp", event.getString("transport"), event::toString);
+            assertEquals(fast ? fastTransport : "tcp", event.getString("transport"), event::toString);
             if (!fast) {
                 String why = event.getString("reason");
                 assertTrue(why.contains(reason) || why.equals("endpoint remembered as having no FastRMI agent"),

@@ -1,0 +1,120 @@
+package io.fastrmi.fastsockets;
+
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The native transports of this JVM: one context per transport name ("ofi:shm", "ucx", ...),
+ * opened at its first offer and kept for the life of the JVM. The library is located and loaded
+ * then too, so a JVM that never negotiates never loads it. A transport that cannot be opened is
+ * said once and never offered.
+ */
+public final class NativeTransports {
+
+    /** Where the library is, asked only when a native transport is first wanted. */
+    public interface LibraryLocator {
+        Path locate() throws IOException;
+    }
+
+    private static volatile LibraryLocator locator;
+    private static volatile ClassLoader bindingLoader;
+    private static final Map<String, NativeTransport> OPEN = new ConcurrentHashMap<>();
+    private static final Map<String, String> UNAVAILABLE = new ConcurrentHashMap<>();
+    private static final AtomicLong STREAM_IDS = new AtomicLong();
+    private static final int SPIN_MICROS = Integer.getInteger("fastrmi.spin-micros", 20);
+
+    private NativeTransports() {
+    }
+
+    /** Called by the agent: how to find the library, and the class loader that sees the FFM binding. */
+    public static void configure(LibraryLocator libraryLocator, ClassLoader loader) {
+        locator = libraryLocator;
+        bindingLoader = loader;
+    }
+
+    static boolean isNative(String name) {
+        return !name.equals("tcp");
+    }
+
+    /** The open transport called {@code name}, or null when it cannot be had here (said once). */
+    static NativeTransport get(String name) {
+        NativeTransport open = OPEN.get(name);
+        if (open != null || UNAVAILABLE.containsKey(name)) {
+            return open;
+        }
+        synchronized (NativeTransports.class) {
+            open = OPEN.get(name);
+            if (open != null || UNAVAILABLE.containsKey(name)) {
+                return open;
+            }
+            try {
+                NativeTransport transport = library().openTransport(backend(name), provider(name), SPIN_MICROS);
+                OPEN.put(name, transport);
+                return transport;
+            } catch (IOException | RuntimeException e) {
+                UNAVAILABLE.put(name, e.getMessage());
+                FastRmiSockets.logOnce("transport:" + name, "FastRMI: transport " + name
+                        + " is not available, the next one in the list is used: " + e.getMessage());
+                return null;
+            }
+        }
+    }
+
+    private static NativeLibrary library() throws IOException {
+        NativeLibrary library = NativeLibraries.get();
+        if (library != null) {
+            return library;
+        }
+        if (locator == null) {
+            throw new IOException("the native library is not configured (no agent)");
+        }
+        library = NativeLibraries.load(locator.locate(), bindingLoader);
+        if (library == null) {
+            throw new IOException(NativeLibraries.unavailableReason());
+        }
+        return library;
+    }
+
+    /** "ofi:shm" is backend ofi, provider shm; "ucx" and "ucx:ANY" are UCX choosing its own transports. */
+    static String backend(String name) {
+        int colon = name.indexOf(':');
+        return colon < 0 ? name : name.substring(0, colon);
+    }
+
+    static String provider(String name) {
+        int colon = name.indexOf(':');
+        return colon < 0 || backend(name).equals("ucx") ? null : name.substring(colon + 1);
+    }
+
+    static long nextStreamId() {
+        return STREAM_IDS.incrementAndGet();
+    }
+
+    /** The address a handshake carries: the context's address in hex, "/", the stream id. */
+    static String endpoint(NativeTransport transport, long streamId) {
+        return HexFormat.of().formatHex(transport.address()) + "/" + streamId;
+    }
+
+    /** Opens the local end of a stream to the peer endpoint written by {@link #endpoint}. */
+    static NativeStream openStream(NativeTransport transport, String peerEndpoint, long localId) throws IOException {
+        int slash = peerEndpoint.lastIndexOf('/');
+        if (slash <= 0) {
+            throw new HandshakeException("transport address '" + peerEndpoint + "' is not ADDRESS/STREAM");
+        }
+        try {
+            byte[] peerAddress = HexFormat.of().parseHex(peerEndpoint.substring(0, slash));
+            long peerId = Long.parseLong(peerEndpoint.substring(slash + 1));
+            return transport.open(peerAddress, localId, peerId);
+        } catch (IllegalArgumentException e) {
+            throw new HandshakeException("transport address '" + peerEndpoint + "' is malformed: " + e.getMessage());
+        }
+    }
+}
