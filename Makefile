@@ -5,6 +5,7 @@
 #   make demo     install missing system packages, build, run the sample RMI application without
 #                 and with the agent and print the call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
+#   make bench    socket ping-pong: java.net and each native transport, side by side
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
 #
@@ -14,7 +15,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo startup deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo startup bench deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -22,7 +23,7 @@ JDK25_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 25 25 2>/dev/null)
 MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 MVN_PROPS := -Dfastrmi.jdk17=$(JDK17_HOME) -Dfastrmi.jdk25=$(JDK25_HOME)
 AGENT_JAR := agent/target/fastrmi-agent.jar
-NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes
+NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
 
 all: build
@@ -70,6 +71,10 @@ demo: deps
 startup: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.StartupCost --agent $(AGENT_JAR) \
 	  --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(STARTUP_RUNS)
+
+bench: build
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \
+	  --jdk $(BUILD_JDK) --iterations 20000 --trials 3
 
 clean:
 	$(MAKE) -C native clean

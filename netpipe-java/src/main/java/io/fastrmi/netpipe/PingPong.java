@@ -1,0 +1,202 @@
+package io.fastrmi.netpipe;
+
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import io.fastrmi.testkit.Jdk;
+import io.fastrmi.testkit.JvmLauncher;
+import io.fastrmi.testkit.ManagedJvm;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A NetPIPE-style socket ping-pong between two JVMs: java.net over loopback TCP, and each native
+ * transport through FastRMI's FFM binding (the byte streams RMI's sockets run on), side by side
+ * in one run. Prints the best mean round trip of each (half of it is NetPIPE's one-way latency).
+ *
+ * <p>Usage: {@code PingPong --library libfastrmi.so [--jdk HOME] [--size BYTES] [--iterations N] [--trials T]}
+ */
+public final class PingPong {
+
+    private static final Pattern RESULT = Pattern.compile("^ROUNDTRIP ([0-9.]+)$");
+    private static final String[] TRANSPORTS = {"java.net", "ofi:shm", "ucx", "ofi:tcp;ofi_rxm"};
+
+    private PingPong() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && (args[0].equals("serve") || args[0].equals("ping"))) {
+            worker(args);
+            return;
+        }
+        Path library = null;
+        Jdk jdk = Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow();
+        int size = 64;
+        int iterations = 20_000;
+        int trials = 3;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--library" -> library = Path.of(args[i + 1]);
+                case "--jdk" -> jdk = Jdk.at(Path.of(args[i + 1])).orElseThrow();
+                case "--size" -> size = Integer.parseInt(args[i + 1]);
+                case "--iterations" -> iterations = Integer.parseInt(args[i + 1]);
+                case "--trials" -> trials = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (library == null) {
+            System.err.println("usage: PingPong --library libfastrmi.so [--jdk HOME] [--size B] [--iterations N] [--trials T]");
+            System.exit(2);
+        }
+        System.out.printf(Locale.ROOT, "socket ping-pong, %d B messages, %d round trips, best of %d trials, JDK %s%n",
+                size, iterations, trials, jdk.version());
+        System.out.printf(Locale.ROOT, "%-18s %14s %14s %12s%n", "transport", "round trip us", "one way us", "vs java.net");
+        double javaNet = 0;
+        for (String transport : TRANSPORTS) {
+            double best = Double.MAX_VALUE;
+            for (int trial = 0; trial < trials; trial++) {
+                best = Math.min(best, run(jdk, library, transport, size, iterations));
+            }
+            if (transport.equals("java.net")) {
+                javaNet = best;
+            }
+            System.out.printf(Locale.ROOT, "%-18s %14.2f %14.2f %12.2f%n", transport, best, best / 2, best / javaNet);
+        }
+    }
+
+    private static double run(Jdk jdk, Path library, String transport, int size, int iterations) {
+        List<String> common = List.of(library.toString(), transport, String.valueOf(size), String.valueOf(iterations));
+        try (ManagedJvm server = worker(jdk, "serve", common).start()) {
+            String port = server.awaitLine(Pattern.compile("^READY port=(\\d+)$"), Duration.ofSeconds(30)).group(1);
+            List<String> pingArgs = new ArrayList<>(common);
+            pingArgs.add(port);
+            try (ManagedJvm client = worker(jdk, "ping", pingArgs).start()) {
+                if (client.awaitExit(Duration.ofMinutes(5)) != 0) {
+                    throw client.failure("ping failed");
+                }
+                for (String line : client.output()) {
+                    Matcher m = RESULT.matcher(line);
+                    if (m.matches()) {
+                        return Double.parseDouble(m.group(1));
+                    }
+                }
+                throw client.failure("no result");
+            }
+        }
+    }
+
+    private static JvmLauncher worker(Jdk jdk, String role, List<String> args) {
+        return JvmLauncher.on(jdk).name(role).jvmArgs("--enable-native-access=ALL-UNNAMED")
+                .classpathOf(PingPong.class).classpathOf(NativeLibraries.class).classpathOf(JvmLauncher.class)
+                .main(PingPong.class).args(role).args(args);
+    }
+
+    /** {@code serve|ping LIBRARY TRANSPORT SIZE ITERATIONS [PORT]}: one end of one measurement. */
+    private static void worker(String[] args) throws Exception {
+        boolean serve = args[0].equals("serve");
+        String transport = args[2];
+        int size = Integer.parseInt(args[3]);
+        int iterations = Integer.parseInt(args[4]);
+        try (ServerSocket listener = serve ? new ServerSocket(0, 1, InetAddress.getLoopbackAddress()) : null) {
+            if (serve) {
+                System.out.println("READY port=" + listener.getLocalPort());
+            }
+            try (Socket control = serve ? listener.accept()
+                    : new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[5]))) {
+                control.setTcpNoDelay(true);
+                if (transport.equals("java.net")) {
+                    pingPong(serve, size, iterations, control.getInputStream()::read, control.getOutputStream());
+                    return;
+                }
+                NativeLibrary library = NativeLibraries.load(Path.of(args[1]), PingPong.class.getClassLoader());
+                if (library == null) {
+                    throw new IllegalStateException(NativeLibraries.unavailableReason());
+                }
+                int colon = transport.indexOf(':');
+                String backend = colon < 0 ? transport : transport.substring(0, colon);
+                String provider = colon < 0 ? null : transport.substring(colon + 1);
+                try (NativeTransport nativeTransport = library.openTransport(backend, provider,
+                        Integer.getInteger("fastrmi.spin-micros", 200))) {
+                    NativeStream stream = pair(control, nativeTransport, serve ? 2 : 1);
+                    pingPong(serve, size, iterations, (b, off, len) -> stream.read(b, off, len, 0), new OutputStream() {
+                        @Override
+                        public void write(int b) {
+                            throw new UnsupportedOperationException();
+                        }
+
+                        @Override
+                        public void write(byte[] b, int off, int len) throws IOException {
+                            stream.write(b, off, len);
+                        }
+                    });
+                    stream.close();
+                }
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Reader {
+        int read(byte[] buffer, int offset, int length) throws IOException;
+    }
+
+    private static void pingPong(boolean serve, int size, int iterations, Reader in, OutputStream out) throws IOException {
+        byte[] message = new byte[size];
+        int warmUp = Math.min(10_000, iterations);
+        if (serve) {
+            for (int i = 0; i < warmUp + iterations; i++) {
+                readFully(in, message);
+                out.write(message, 0, size);
+            }
+            return;
+        }
+        for (int i = 0; i < warmUp; i++) {
+            out.write(message, 0, size);
+            readFully(in, message);
+        }
+        long start = System.nanoTime();
+        for (int i = 0; i < iterations; i++) {
+            out.write(message, 0, size);
+            readFully(in, message);
+        }
+        System.out.printf(Locale.ROOT, "ROUNDTRIP %.3f%n", (System.nanoTime() - start) / 1e3 / iterations);
+    }
+
+    private static void readFully(Reader in, byte[] into) throws IOException {
+        int at = 0;
+        while (at < into.length) {
+            int n = in.read(into, at, into.length - at);
+            if (n < 0) {
+                throw new IOException("end of stream");
+            }
+            at += n;
+        }
+    }
+
+    private static NativeStream pair(Socket control, NativeTransport transport, long localId) throws IOException {
+        DataOutputStream out = new DataOutputStream(control.getOutputStream());
+        byte[] address = transport.address();
+        out.writeInt(address.length);
+        out.write(address);
+        out.writeLong(localId);
+        out.flush();
+        DataInputStream in = new DataInputStream(control.getInputStream());
+        byte[] peerAddress = new byte[in.readInt()];
+        in.readFully(peerAddress);
+        return transport.open(peerAddress, localId, in.readLong());
+    }
+}
