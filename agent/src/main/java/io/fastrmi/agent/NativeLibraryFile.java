@@ -15,10 +15,10 @@ public final class NativeLibraryFile {
     }
 
     /** {@link #locate} for the socket layer, which asks when it first needs the library. */
-    static final class Locator implements NativeTransports.LibraryLocator {
+    public static final class Locator implements NativeTransports.LibraryLocator {
         private final FastRmiConfig config;
 
-        Locator(FastRmiConfig config) {
+        public Locator(FastRmiConfig config) {
             this.config = config;
         }
 

@@ -36,6 +36,18 @@ public final class ClientHandshake {
         return new Target(address, name, config.policyFor(name, address));
     }
 
+    /**
+     * The offer RMI's client side makes under {@code policy}: the native transports of the list
+     * that this JVM can open, with their endpoints for stream {@code localStreamId}, then tcp.
+     */
+    public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint,
+            long localStreamId) {
+        return Negotiation.offer(policy, fingerprint, name -> {
+            io.fastrmi.fastsockets.nativelib.NativeTransport transport = NativeTransports.get(name);
+            return transport == null ? null : NativeTransports.endpoint(transport, localStreamId);
+        });
+    }
+
     /** Sends {@code offer} on {@code socket} and reads the answer; a standard server's refusal is plain, not an error. */
     static Outcome exchange(Socket socket, Handshake.Offer offer) throws IOException {
         Handshake.writeOffer(socket.getOutputStream(), offer);

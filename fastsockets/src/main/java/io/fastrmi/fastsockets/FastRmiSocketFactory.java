@@ -51,11 +51,8 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             socket.connect(new InetSocketAddress(address, port));
             socket.setSoTimeout(FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
             long localId = NativeTransports.nextStreamId();
-            Handshake.Offer offer = Negotiation.offer(target.policy(), fingerprint, name -> {
-                io.fastrmi.fastsockets.nativelib.NativeTransport transport = NativeTransports.get(name);
-                return transport == null ? null : NativeTransports.endpoint(transport, localId);
-            });
-            ClientHandshake.Outcome outcome = ClientHandshake.exchange(socket, offer);
+            ClientHandshake.Outcome outcome =
+                    ClientHandshake.exchange(socket, ClientHandshake.offer(target.policy(), fingerprint, localId));
             if (outcome.answer() == null) {
                 // A standard RMI server (or one that closes on what it does not know): plain from now on.
                 FastRmiSockets.closeQuietly(socket);

@@ -229,7 +229,7 @@ public final class FastRmiSockets {
             return new ProbeResult(target.address(), target.name(), target.policy(), null, null, false,
                     ClientHandshake.OUTSIDE, "tcp", Set.of());
         }
-        Handshake.Offer offer = Negotiation.offer(target.policy(), FINGERPRINT);
+        Handshake.Offer offer = ClientHandshake.offer(target.policy(), FINGERPRINT, NativeTransports.nextStreamId());
         try (Socket socket = new Socket()) {
             socket.connect(endpoint, timeoutMillis);
             socket.setSoTimeout(timeoutMillis);

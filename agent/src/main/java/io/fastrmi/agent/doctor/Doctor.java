@@ -18,6 +18,7 @@ import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import io.fastrmi.agent.NativeLibraryFile;
 import io.fastrmi.fastsockets.ClientHandshake;
+import io.fastrmi.fastsockets.NativeTransports;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import java.io.IOException;
@@ -120,7 +121,7 @@ public final class Doctor {
         row("matched", matched(config, name, address));
         row("inside", policy.optimize() ? "yes: FastRMI offers an upgrade to this host"
                 : "no, outside: no FastRMI offer, plain RMI");
-        Handshake.Offer offer = Negotiation.offer(policy, JvmFingerprint.current());
+        Handshake.Offer offer = ClientHandshake.offer(policy, JvmFingerprint.current(), 0);
         row("optimizations", ConfigText.optimizations(policy.optimizations()) + " (offered by this version: "
                 + ConfigText.optimizations(offer.optimizations()) + ")");
         List<String> offered = new ArrayList<>();
@@ -223,6 +224,7 @@ public final class Doctor {
      */
     private void nativeTransports(FastRmiConfig config) {
         NativeLibrary library;
+        NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader());
         try {
             Path file = NativeLibraryFile.locate(config);
             library = NativeLibraries.load(file, Doctor.class.getClassLoader());
@@ -243,7 +245,7 @@ public final class Doctor {
         row("UCX", library.ucxVersion());
         String problem = library.ucxProblem();
         row("ucx", problem == null ? "context and worker initialize" : "not usable: " + problem);
-        out.println("  (the ofi and ucx stream transports are not in this version yet: connections run on tcp)");
+        out.println("  (a connection to an inside host runs on the first transport of its list that both ends have)");
     }
 
     private void row(String label, String value) {
