@@ -726,6 +726,88 @@ out:
 	return ret;
 }
 
+/* ---- server opens first, then the client (the RMI connect pattern) -------------------- *
+ *
+ * Like FastRMI's connect: the server (parent) opens its side first, tells the client (over
+ * the socket) that it did, and then blocks reading the request; only then does the client
+ * open. Fresh contexts each round (the first stream between two processes is the one that
+ * meets shm's connection setup), then more streams on the same pair, each server-first.
+ * The client's open must return within a watchdog; each stream echoes a few bytes. */
+
+#define SF_ROUNDS 200
+#define SF_STREAMS 4
+#define SF_WATCHDOG_SEC 5
+
+static int sf_parent(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	char buf[4];
+
+	for (uint64_t k = 0; k < SF_STREAMS; k++) {
+		if (open_stream(s, 100 + k, 200 + k, &st, why, whylen) != 0 || sync_send(s) != 0 ||
+		    recv_exact(st, buf, 4, 4, why, whylen) != 0 ||
+		    send_all(st, buf, 4, why, whylen) != 0) {
+			fastrmi_stream_close(st);
+			return -1;
+		}
+		if (sync_wait(s) != 0) {
+			snprintf(why, whylen, "client did not confirm stream %" PRIu64, k);
+			fastrmi_stream_close(st);
+			return -1;
+		}
+		fastrmi_stream_close(st);
+		st = NULL;
+	}
+	return 0;
+}
+
+static int sf_child(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	char buf[4];
+	int ret;
+
+	for (uint64_t k = 0; k < SF_STREAMS; k++) {
+		if (sync_wait(s) != 0) {
+			snprintf(why, whylen, "server did not open stream %" PRIu64, k);
+			return -1;
+		}
+		alarm(SF_WATCHDOG_SEC); /* an open that does not return kills the child */
+		ret = open_stream(s, 200 + k, 100 + k, &st, why, whylen);
+		alarm(TEST_ALARM_SEC);
+		if (ret != 0 || send_all(st, "ping", 4, why, whylen) != 0 ||
+		    recv_exact(st, buf, 4, 4, why, whylen) != 0 || memcmp(buf, "ping", 4) != 0 ||
+		    sync_send(s) != 0) {
+			if (why[0] == '\0')
+				snprintf(why, whylen, "stream %" PRIu64 ": echo differs", k);
+			fastrmi_stream_close(st);
+			return -1;
+		}
+		fastrmi_stream_close(st);
+		st = NULL;
+	}
+	return 0;
+}
+
+static void test_server_first(const struct config *cfg, int rounds)
+{
+	char why[ERRLEN] = "", name[160];
+	double t0 = now_sec(CLOCK_MONOTONIC);
+	int parent = 0, child = 0, i;
+
+	for (i = 0; i < rounds; i++) {
+		parent = run_pair(cfg, sf_parent, sf_child, why, sizeof(why), NULL, &child);
+		if (parent != 0 || child != 0)
+			break;
+	}
+	snprintf(name, sizeof(name), "server opens first, then the client: %d fresh context pairs "
+		 "x %d streams (%d done, %.1f s)", rounds, SF_STREAMS, i, now_sec(CLOCK_MONOTONIC) - t0);
+	if (parent == 0 && child != 0)
+		snprintf(why, sizeof(why), "round %d: client failed or hung in fastrmi_stream_open "
+			 "(exit status %d)", i, child);
+	report(cfg, name, parent, why, child, 0);
+}
+
 /* ---- per configuration ---------------------------------------------------------------- */
 
 static void run_config(const struct config *cfg)
@@ -760,6 +842,8 @@ static void run_config(const struct config *cfg)
 	snprintf(name, sizeof(name), "a reader blocked for 1 s uses ~0 CPU (%.3f s CPU in %.2f s)",
 		 idle_cpu, idle_wall);
 	report(cfg, name, parent, why, child, 0);
+
+	test_server_first(cfg, strcmp(cfg->provider ? cfg->provider : "", "shm") == 0 ? SF_ROUNDS : 20);
 
 	unsetenv("UCX_TLS");
 }

@@ -27,6 +27,9 @@ public interface SampleService extends Remote {
     /** Calls {@code callback} {@code times} times, with 1, 2, ..., and returns the sum of its answers. */
     int visit(Callback callback, int times) throws RemoteException;
 
+    /** Returns after {@code millis} milliseconds: a call that is still running when its peer dies. */
+    void sleep(int millis) throws RemoteException;
+
     /** Always throws {@link SampleException} with {@code message}. */
     void fail(String message) throws SampleException, RemoteException;
 }

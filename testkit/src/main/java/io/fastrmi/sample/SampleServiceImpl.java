@@ -72,6 +72,15 @@ public final class SampleServiceImpl implements SampleService {
     }
 
     @Override
+    public void sleep(int millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
     public void fail(String message) throws SampleException {
         throw new SampleException(message);
     }
