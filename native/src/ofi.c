@@ -470,8 +470,14 @@ static int fr_ofi_send(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t t
 		ret = fi_tsend(ofi->ep, tx->buf, len, NULL, peer->fi_addr, tag, &tx->op.fi);
 		done = 0;
 	}
-	if (ret == -FI_EAGAIN)
+	if (ret == -FI_EAGAIN) {
+		/* shm refuses the first send to a peer until the peer has taken the connection
+		 * request it just queued there, and a full queue until the peer drains it: wake a
+		 * peer asleep on its doorbell, or it would not look before its own next call. */
+		if (peer->bell != NULL)
+			fr_doorbell_ring(peer->bell);
 		return 1;
+	}
 	if (ret != 0)
 		return fr_ofi_fail(err, errlen, len <= ofi->inject_size ? "fi_tinject" : "fi_tsend", (int)ret);
 	if (peer->bell != NULL)

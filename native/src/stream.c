@@ -523,8 +523,10 @@ static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
 	char msg[200];
 	int ret;
 
+	/* The caller checked the deadline a moment ago; it may have passed since. Unsigned
+	 * deadline - now would wrap to a huge value, and its int a negative "forever". */
 	if (deadline != FR_FOREVER)
-		timeout_ms = (int)((deadline - now + 999999) / 1000000);
+		timeout_ms = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
 	if (ctx->eagain || ctx->tx_inflight > 0) {
 		if (ctx->busy_block_ms == 0)
 			ctx->busy_block_ms = 1;

@@ -734,7 +734,7 @@ out:
  * meets shm's connection setup), then more streams on the same pair, each server-first.
  * The client's open must return within a watchdog; each stream echoes a few bytes. */
 
-#define SF_ROUNDS 200
+#define SF_ROUNDS 20
 #define SF_STREAMS 4
 #define SF_WATCHDOG_SEC 5
 

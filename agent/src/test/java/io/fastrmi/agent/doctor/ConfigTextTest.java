@@ -25,7 +25,7 @@ class ConfigTextTest {
                 "[host local]    # built in",
                 "optimize = on",
                 "optimizations = all",
-                "transports = ucx:shm, ofi:shm, tcp"), ConfigText.lines(FastRmiConfig.builtIn()));
+                "transports = ucx:shm, tcp"), ConfigText.lines(FastRmiConfig.builtIn()));
     }
 
     @Test

@@ -101,7 +101,7 @@ class DoctorIT {
                 + "  [host local]    # built in\n"
                 + "  optimize = on\n"
                 + "  optimizations = all\n"
-                + "  transports = ucx:shm, ofi:shm, tcp\n"), text);
+                + "  transports = ucx:shm, tcp\n"), text);
         assertEquals("available (pure Java)", run.value("tcp"), text);
         assertTrue(run.value("native library").endsWith(".so (libfastrmi 0.1.0)"), text);
         assertTrue(run.value("libfabric").startsWith("1."), text);

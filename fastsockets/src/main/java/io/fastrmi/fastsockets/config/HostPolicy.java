@@ -21,7 +21,10 @@ public record HostPolicy(boolean optimize, Set<String> optimizations, List<Strin
     /** An outside host: standard RMI over plain TCP. */
     public static final HostPolicy OUTSIDE = new HostPolicy(false, Set.of(), List.of("tcp"));
 
-    /** An inside host with every optimization and the fastest same-host transports first. */
+    /**
+     * An inside host with every optimization and the fastest same-host transport first. (ofi:shm
+     * is left out of the default until its first-connection trouble is solved: see the issue notes.)
+     */
     public static final HostPolicy INSIDE_LOCAL =
-            new HostPolicy(true, KNOWN_OPTIMIZATIONS, List.of("ucx:shm", "ofi:shm", "tcp"));
+            new HostPolicy(true, KNOWN_OPTIMIZATIONS, List.of("ucx:shm", "tcp"));
 }
