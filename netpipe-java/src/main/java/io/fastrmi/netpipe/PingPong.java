@@ -7,8 +7,6 @@ import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -131,7 +129,7 @@ public final class PingPong {
                 String provider = colon < 0 ? null : transport.substring(colon + 1);
                 try (NativeTransport nativeTransport = library.openTransport(backend, provider,
                         Integer.getInteger("fastrmi.spin-micros", 200))) {
-                    NativeStream stream = pair(control, nativeTransport, serve ? 2 : 1);
+                    NativeStream stream = nativeTransport.openOver(control, serve ? 2 : 1);
                     pingPong(serve, size, iterations, (b, off, len) -> stream.read(b, off, len, 0), new OutputStream() {
                         @Override
                         public void write(int b) {
@@ -185,18 +183,5 @@ public final class PingPong {
             }
             at += n;
         }
-    }
-
-    private static NativeStream pair(Socket control, NativeTransport transport, long localId) throws IOException {
-        DataOutputStream out = new DataOutputStream(control.getOutputStream());
-        byte[] address = transport.address();
-        out.writeInt(address.length);
-        out.write(address);
-        out.writeLong(localId);
-        out.flush();
-        DataInputStream in = new DataInputStream(control.getInputStream());
-        byte[] peerAddress = new byte[in.readInt()];
-        in.readFully(peerAddress);
-        return transport.open(peerAddress, localId, in.readLong());
     }
 }

@@ -4,8 +4,6 @@ import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -38,14 +36,14 @@ public final class NativeEchoMain {
                 try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                     System.out.println("READY port=" + listener.getLocalPort());
                     try (Socket control = listener.accept()) {
-                        NativeStream stream = pair(control, transport, 2);
+                        NativeStream stream = transport.openOver(control, 2);
                         echo(stream);
                         stream.close();
                     }
                 }
             } else {
                 try (Socket control = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[4]))) {
-                    NativeStream stream = pair(control, transport, 1);
+                    NativeStream stream = transport.openOver(control, 1);
                     for (int size : SIZES) {
                         byte[] sent = pattern(size);
                         // The echo comes back while we send: write from another thread (the windows
@@ -76,20 +74,6 @@ public final class NativeEchoMain {
             }
         }
         System.out.println("DONE");
-    }
-
-    private static NativeStream pair(Socket control, NativeTransport transport, long localId) throws Exception {
-        DataOutputStream out = new DataOutputStream(control.getOutputStream());
-        byte[] address = transport.address();
-        out.writeInt(address.length);
-        out.write(address);
-        out.writeLong(localId);
-        out.flush();
-        DataInputStream in = new DataInputStream(control.getInputStream());
-        byte[] peerAddress = new byte[in.readInt()];
-        in.readFully(peerAddress);
-        long peerId = in.readLong();
-        return transport.open(peerAddress, localId, peerId);
     }
 
     /** Echoes until the end of the stream, then ends its own side. */

@@ -17,6 +17,27 @@ public interface NativeTransport extends AutoCloseable {
 
     NativeStream open(byte[] peerAddress, long localId, long peerId) throws IOException;
 
+    /**
+     * Pairs a stream over an already connected TCP socket (benchmarks and tests; RMI pairs in its
+     * handshake): each end sends its address and {@code localId}, then opens with the other's.
+     */
+    default NativeStream openOver(java.net.Socket control, long localId) throws IOException {
+        java.io.DataOutputStream out = new java.io.DataOutputStream(control.getOutputStream());
+        byte[] address = address();
+        out.writeInt(address.length);
+        out.write(address);
+        out.writeLong(localId);
+        out.flush();
+        java.io.DataInputStream in = new java.io.DataInputStream(control.getInputStream());
+        int length = in.readInt();
+        if (length <= 0 || length > 4096) {
+            throw new IOException("peer sent a native address of " + length + " bytes");
+        }
+        byte[] peerAddress = new byte[length];
+        in.readFully(peerAddress);
+        return open(peerAddress, localId, in.readLong());
+    }
+
     /** Closes the context; its streams must be closed first. */
     @Override
     void close();
