@@ -51,8 +51,19 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             socket.connect(new InetSocketAddress(address, port));
             socket.setSoTimeout(FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
             long localId = NativeTransports.nextStreamId();
-            ClientHandshake.Outcome outcome =
-                    ClientHandshake.exchange(socket, ClientHandshake.offer(target.policy(), fingerprint, localId));
+            ClientHandshake.Outcome outcome;
+            try {
+                outcome = ClientHandshake.exchange(socket, ClientHandshake.offer(target.policy(), fingerprint, localId));
+            } catch (HandshakeException e) {
+                throw e;
+            } catch (IOException e) {
+                // A standard server answers the opening with ProtocolNack and closes at once, so
+                // the rest of the offer can meet a reset connection (EPIPE, ECONNRESET) before the
+                // Nack is read. A FastRMI server reads the whole offer before it answers, so this
+                // is a standard server: plain, as for a Nack.
+                outcome = new ClientHandshake.Outcome(null, ClientHandshake.NACK + ", the connection reset on the offer: "
+                        + e.getMessage());
+            }
             if (outcome.answer() == null) {
                 // A standard RMI server (or one that closes on what it does not know): plain from now on.
                 FastRmiSockets.closeQuietly(socket);
