@@ -31,8 +31,7 @@ class IdleCpuIT {
     @ValueSource(strings = {"ucx:shm", "ofi:tcp;ofi_rxm"})
     void idleNativeConnectionsCostNoCpu(String transport) throws Exception {
         Path dir = ItSupport.directory("idle-" + transport);
-        Path config = dir.resolve("fastrmi.conf");
-        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        Path config = ItSupport.transportConfig(dir, transport);
         Path agent = ItSupport.agentJar();
         Jdk jdk = Jdk.of(25);
         try (ManagedJvm server = JvmLauncher.on(jdk).name("server").agent(agent, "config=" + config)

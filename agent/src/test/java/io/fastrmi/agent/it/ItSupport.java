@@ -38,6 +38,13 @@ final class ItSupport {
         return feature >= 22 ? "ucx:shm" : "tcp";
     }
 
+    /** A config file in {@code dir} that makes this host inside with {@code transport} first, then tcp. */
+    static Path transportConfig(Path dir, String transport) throws IOException {
+        Path config = dir.resolve("fastrmi.conf");
+        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        return config;
+    }
+
     static List<RecordedEvent> events(Path recording, String eventName) throws IOException {
         List<RecordedEvent> events = new ArrayList<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {

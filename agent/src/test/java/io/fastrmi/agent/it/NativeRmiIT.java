@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -30,8 +29,7 @@ class NativeRmiIT {
     })
     void theSampleApplicationRunsOnTheTransport(String transport, String ucxTls) throws Exception {
         Path dir = ItSupport.directory("native-rmi-" + transport);
-        Path config = dir.resolve("fastrmi.conf");
-        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        Path config = ItSupport.transportConfig(dir, transport);
         Path agent = ItSupport.agentJar();
         UnaryOperator<JvmLauncher> setup = jvm -> {
             jvm.agent(agent, "config=" + config).jvmArgs("--enable-native-access=ALL-UNNAMED");

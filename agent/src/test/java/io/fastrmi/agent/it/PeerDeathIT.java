@@ -8,7 +8,6 @@ import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,8 +28,7 @@ class PeerDeathIT {
     @ValueSource(strings = {"tcp", "ucx:shm", "ofi:tcp;ofi_rxm"})
     void aCallToAKilledServerFailsPromptly(String transport) throws Exception {
         Path dir = ItSupport.directory("peer-death-" + transport);
-        Path config = dir.resolve("fastrmi.conf");
-        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        Path config = ItSupport.transportConfig(dir, transport);
         Path agent = ItSupport.agentJar();
         Jdk jdk = Jdk.of(25);
         try (ManagedJvm server = JvmLauncher.on(jdk).name("server").agent(agent, "config=" + config)
