@@ -50,6 +50,7 @@ public final class FastRmiSockets {
         if (ours == null) {
             return chosenByRmi;
         }
+        NativeTransports.warmUp(config.allTransports());
         RMISocketFactory global = RMISocketFactory.getSocketFactory();
         if (global != null) {
             logOnce("global:" + global.getClass().getName(), "FastRMI: the application set a global RMISocketFactory ("
@@ -96,25 +97,32 @@ public final class FastRmiSockets {
                     : current.policyFor(current.usesHostNames() ? client.getHostName() : null, client);
             Handshake.Answer answer = Negotiation.answer(offer, policy, FINGERPRINT,
                     name -> NativeTransports.get(name) != null);
-            io.fastrmi.fastsockets.nativelib.NativeStream stream = null;
+            NativeTransports.PeerEndpoint peer = null;
+            long localId = NativeTransports.nextStreamId();
             if (NativeTransports.isNative(answer.transport().name())) {
                 String name = answer.transport().name();
-                long localId = NativeTransports.nextStreamId();
                 try {
-                    stream = NativeTransports.openStream(NativeTransports.get(name), offeredEndpoint(offer, name), localId);
+                    peer = NativeTransports.parseEndpoint(offeredEndpoint(offer, name));
                     answer = new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(),
                             answer.optimizations(), new Handshake.Transport(name,
                                     NativeTransports.endpoint(NativeTransports.get(name), localId)));
-                } catch (IOException e) {
-                    logOnce("stream:" + name, "FastRMI: cannot open a " + name + " stream, using tcp: " + e.getMessage());
+                } catch (HandshakeException e) {
+                    logOnce("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
                     answer = new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(),
                             answer.optimizations(), Negotiation.TCP);
                 }
             }
             Handshake.writeAnswer(socket.rawOutputStream(), answer);
             socket.negotiated(answer);
-            if (stream != null) {
-                socket.attach(stream, answer.transport().name());
+            if (peer != null) {
+                // Opened after the answer, so that the client opens its end meanwhile: the first
+                // grant of credit needs both ends' progress on some transports (rxm, UCX wire-up).
+                String name = answer.transport().name();
+                try {
+                    socket.attach(NativeTransports.openStream(NativeTransports.get(name), peer, localId), name);
+                } catch (IOException e) {
+                    throw new HandshakeException("cannot open the " + name + " stream the answer named: " + e.getMessage(), e);
+                }
             }
             record(event, answer);
         } catch (IOException e) {

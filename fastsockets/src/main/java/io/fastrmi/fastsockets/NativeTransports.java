@@ -7,8 +7,10 @@ import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,6 +31,7 @@ public final class NativeTransports {
     private static final Map<String, NativeTransport> OPEN = new ConcurrentHashMap<>();
     private static final Map<String, String> UNAVAILABLE = new ConcurrentHashMap<>();
     private static final AtomicLong STREAM_IDS = new AtomicLong();
+    private static final AtomicBoolean WARMED = new AtomicBoolean();
     private static final int SPIN_MICROS = Integer.getInteger("fastrmi.spin-micros", 20);
 
     private NativeTransports() {
@@ -68,6 +71,20 @@ public final class NativeTransports {
         }
     }
 
+    /**
+     * Opens the native transports among {@code names} on a daemon thread, once per JVM: loading the
+     * library, linking its calls and opening a context take a few hundred milliseconds, which
+     * would otherwise fall on the first connection. Called when RMI first asks for a socket factory.
+     */
+    static void warmUp(List<String> names) {
+        if (WARMED.compareAndSet(false, true) && locator != null) {
+            Thread warmer = new Thread(() -> names.stream().filter(NativeTransports::isNative).forEach(NativeTransports::get),
+                    "fastrmi-transports");
+            warmer.setDaemon(true);
+            warmer.start();
+        }
+    }
+
     private static NativeLibrary library() throws IOException {
         NativeLibrary library = NativeLibraries.get();
         if (library != null) {
@@ -103,18 +120,30 @@ public final class NativeTransports {
         return HexFormat.of().formatHex(transport.address()) + "/" + streamId;
     }
 
-    /** Opens the local end of a stream to the peer endpoint written by {@link #endpoint}. */
-    static NativeStream openStream(NativeTransport transport, String peerEndpoint, long localId) throws IOException {
+    /** A peer's end of a stream as a handshake carries it: its context's address and its stream id. */
+    record PeerEndpoint(byte[] address, long streamId) {
+    }
+
+    /** Reads an endpoint written by {@link #endpoint}; a malformed one is a {@link HandshakeException}. */
+    static PeerEndpoint parseEndpoint(String peerEndpoint) throws HandshakeException {
         int slash = peerEndpoint.lastIndexOf('/');
         if (slash <= 0) {
             throw new HandshakeException("transport address '" + peerEndpoint + "' is not ADDRESS/STREAM");
         }
         try {
-            byte[] peerAddress = HexFormat.of().parseHex(peerEndpoint.substring(0, slash));
-            long peerId = Long.parseLong(peerEndpoint.substring(slash + 1));
-            return transport.open(peerAddress, localId, peerId);
+            return new PeerEndpoint(HexFormat.of().parseHex(peerEndpoint.substring(0, slash)),
+                    Long.parseLong(peerEndpoint.substring(slash + 1)));
         } catch (IllegalArgumentException e) {
             throw new HandshakeException("transport address '" + peerEndpoint + "' is malformed: " + e.getMessage());
         }
+    }
+
+    /** Opens the local end of a stream to the peer endpoint written by {@link #endpoint}. */
+    static NativeStream openStream(NativeTransport transport, String peerEndpoint, long localId) throws IOException {
+        return openStream(transport, parseEndpoint(peerEndpoint), localId);
+    }
+
+    static NativeStream openStream(NativeTransport transport, PeerEndpoint peer, long localId) throws IOException {
+        return transport.open(peer.address(), localId, peer.streamId());
     }
 }

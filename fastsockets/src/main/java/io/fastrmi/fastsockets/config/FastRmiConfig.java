@@ -71,6 +71,20 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
         return defaults;
     }
 
+    /** Every transport some host may be offered, in the order first named (defaults first). */
+    public List<String> allTransports() {
+        Set<String> all = new LinkedHashSet<>();
+        if (defaults.optimize()) {
+            all.addAll(defaults.transports());
+        }
+        for (HostSection section : hosts) {
+            if (section.policy().optimize()) {
+                all.addAll(section.policy().transports());
+            }
+        }
+        return List.copyOf(all);
+    }
+
     /** Every key a file or an override may set, sorted. */
     public static List<String> keys() {
         return Parser.sorted(GLOBAL_KEYS, HOST_KEYS);

@@ -40,6 +40,13 @@ class FastRmiConfigTest {
             "transports = ofi:tcp;ofi_rxm, tcp");
 
     @Test
+    void everyTransportSomeHostIsOfferedIsListedOnceInOrder() throws Exception {
+        assertEquals(List.of("ofi:shm", "ucx:shm", "ofi:tcp;ofi_rxm", "tcp"),
+                FastRmiConfig.parse("cluster.conf", CLUSTER).allTransports());
+        assertEquals(List.of("ucx:shm", "tcp"), FastRmiConfig.builtIn().allTransports());
+    }
+
+    @Test
     void aClusterConfigIsParsedAndMatchedFirstSectionFirst() throws Exception {
         FastRmiConfig config = FastRmiConfig.parse("cluster.conf", CLUSTER);
         assertEquals(FastRmiConfig.Scope.RMI, config.scope());
