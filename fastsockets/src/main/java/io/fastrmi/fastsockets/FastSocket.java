@@ -17,6 +17,7 @@ public class FastSocket extends Socket {
     private volatile Handshake.Answer answer;
     private volatile NativeConnection nativeConnection;
     private InputStream input;
+    private OutputStream output;
 
     /** An unconnected socket; {@code serverSide}: for {@code ServerSocket.implAccept}. */
     FastSocket(boolean serverSide) {
@@ -66,10 +67,47 @@ public class FastSocket extends Socket {
         return input;
     }
 
+    /**
+     * On the client, the native stream once attached, the TCP stream before; on the server, a stream
+     * that writes wherever the bytes go at the time of the write, as it may be taken before the
+     * first read has negotiated.
+     */
     @Override
-    public OutputStream getOutputStream() throws IOException {
+    public synchronized OutputStream getOutputStream() throws IOException {
         NativeConnection connection = nativeConnection;
-        return connection != null ? connection.output() : super.getOutputStream();
+        if (!serverSide) {
+            return connection != null ? connection.output() : super.getOutputStream();
+        }
+        if (output == null) {
+            OutputStream tcp = super.getOutputStream();
+            output = new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    current().write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    current().write(b, off, len);
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    current().flush();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    current().close();
+                }
+
+                private OutputStream current() {
+                    NativeConnection attached = nativeConnection;
+                    return attached != null ? attached.output() : tcp;
+                }
+            };
+        }
+        return output;
     }
 
     @Override
@@ -90,6 +128,18 @@ public class FastSocket extends Socket {
         } else {
             connection.shutdownOutput();
         }
+    }
+
+    @Override
+    public boolean isInputShutdown() {
+        NativeConnection connection = nativeConnection;
+        return connection == null ? super.isInputShutdown() : connection.isInputShutdown();
+    }
+
+    @Override
+    public boolean isOutputShutdown() {
+        NativeConnection connection = nativeConnection;
+        return connection == null ? super.isOutputShutdown() : connection.isOutputShutdown();
     }
 
     @Override

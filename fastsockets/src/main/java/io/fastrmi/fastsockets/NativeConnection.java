@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 
 /**
  * A FastSocket's bytes on a native stream, with its TCP socket kept as the control channel: an
@@ -22,6 +24,8 @@ final class NativeConnection {
     private final Output output = new Output();
     private volatile boolean closing;
     private volatile boolean inputShut;
+    private volatile boolean outputShut;
+    private volatile String peerDeath;
 
     NativeConnection(Socket control, NativeStream stream, String transport) {
         this.control = control;
@@ -44,13 +48,10 @@ final class NativeConnection {
     /** Watches the control channel from a daemon thread: its end without BYE is the peer's death. */
     void watch(InputStream controlInput, String peer) {
         Thread watcher = new Thread(() -> {
-            int signal;
-            try {
-                signal = controlInput.read();
-            } catch (IOException e) {
-                signal = -1;
-            }
+            int signal = readSignal(controlInput);
             if (signal != BYE && !closing) {
+                peerDeath = "Connection reset: " + peer + " ended its control connection without closing the "
+                        + transport + " stream (the peer died)";
                 stream.abort();
             }
         }, "fastrmi-control " + peer);
@@ -58,12 +59,45 @@ final class NativeConnection {
         watcher.start();
     }
 
+    /** The control channel's one byte, or -1 at its end; the application's SO_TIMEOUT is no end. */
+    private static int readSignal(InputStream controlInput) {
+        while (true) {
+            try {
+                return controlInput.read();
+            } catch (SocketTimeoutException e) {
+                // SO_TIMEOUT is the socket's, set for the application's reads: keep watching
+            } catch (IOException e) {
+                return -1;
+            }
+        }
+    }
+
     void shutdownInput() {
         inputShut = true;
     }
 
+    boolean isInputShutdown() {
+        return inputShut;
+    }
+
     void shutdownOutput() throws IOException {
         stream.shutdownOutput();
+        outputShut = true;
+    }
+
+    boolean isOutputShutdown() {
+        return outputShut;
+    }
+
+    /** A failure of the stream, said as the peer's death when that is what it was. */
+    private IOException explained(IOException failure) {
+        String death = peerDeath;
+        if (death == null || closing) {
+            return failure;
+        }
+        SocketException reset = new SocketException(death);
+        reset.initCause(failure);
+        return reset;
     }
 
     /** The stream's end, then BYE, then the control socket; a reader blocked here is woken. */
@@ -92,7 +126,19 @@ final class NativeConnection {
             if (inputShut) {
                 return -1;
             }
-            return stream.read(b, off, len, control.getSoTimeout());
+            try {
+                int n = stream.read(b, off, len, control.getSoTimeout());
+                if (closing) {
+                    // Closed while this read waited: the end the close sent may have come back
+                    // first, but java.net says "closed" to a read that a close cut short.
+                    throw new SocketException("Socket closed");
+                }
+                return n;
+            } catch (SocketTimeoutException e) {
+                throw e;
+            } catch (IOException e) {
+                throw explained(e);
+            }
         }
 
         @Override
@@ -112,12 +158,16 @@ final class NativeConnection {
         @Override
         public void write(int b) throws IOException {
             one[0] = (byte) b;
-            stream.write(one, 0, 1);
+            write(one, 0, 1);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            stream.write(b, off, len);
+            try {
+                stream.write(b, off, len);
+            } catch (IOException e) {
+                throw explained(e);
+            }
         }
 
         @Override

@@ -1,0 +1,303 @@
+package io.fastrmi.agent.nativeit;
+
+import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.FastSocket;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.rmi.server.RMISocketFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Socket semantics over whatever transport FastRMI negotiates, between two agent JVMs, with the
+ * sockets of RMI's factory used directly (no RMI on top). Each connection starts with a command byte
+ * for the server. Usage: {@code server} (prints {@code READY port=P}, then {@code CONN transport}
+ * per connection) or {@code client TRANSPORT PORT} (prints {@code PASS scenario} for each scenario,
+ * the last of which kills the server).
+ */
+public final class SocketSemanticsMain {
+
+    /** Echo until the end of the stream, then end ours. */
+    static final int ECHO = 'E';
+    /** Close at once. */
+    static final int CLOSE = 'C';
+    /** Count bytes to the end of the stream, answer the count, close. */
+    static final int COUNT = 'N';
+    /** Halt the server JVM: the peer dies. */
+    static final int DIE = 'D';
+
+    public static final List<String> SCENARIOS = List.of("echo", "timeout", "available", "shutdownOutput",
+            "shutdownInput", "closeUnblocksReader", "peerCloseIsEof", "manyThreadsManySockets", "peerDeathIsAnException");
+
+    /** Connections opened at once by manyThreadsManySockets. */
+    static final int CONNECTIONS = 64;
+
+    private SocketSemanticsMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        RMISocketFactory factory = FastRmiSockets.choose(RMISocketFactory.getDefaultSocketFactory());
+        if (args[0].equals("server")) {
+            serve(factory);
+        } else {
+            new Client(factory, args[1], Integer.parseInt(args[2])).runAll();
+        }
+    }
+
+    private static void serve(RMISocketFactory factory) throws IOException {
+        ServerSocket listener = factory.createServerSocket(0);
+        System.out.println("READY port=" + listener.getLocalPort());
+        while (true) {
+            Socket socket = listener.accept();
+            Thread handler = new Thread(() -> handle(socket), "handler");
+            handler.setDaemon(true);
+            handler.start();
+        }
+    }
+
+    private static void handle(Socket socket) {
+        try (socket) {
+            InputStream in = socket.getInputStream();
+            OutputStream out = socket.getOutputStream();
+            int command = in.read();
+            System.out.println("CONN " + transportOf(socket));
+            switch (command) {
+                case ECHO -> {
+                    byte[] buffer = new byte[32 * 1024];
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        out.write(buffer, 0, n);
+                    }
+                    socket.shutdownOutput();
+                }
+                case COUNT -> {
+                    long count = 0;
+                    byte[] buffer = new byte[32 * 1024];
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        count += n;
+                    }
+                    new DataOutputStream(out).writeLong(count);
+                }
+                case DIE -> Runtime.getRuntime().halt(3);
+                default -> {
+                    // CLOSE, and the end of the stream: closed by try-with-resources
+                }
+            }
+        } catch (IOException e) {
+            System.out.println("HANDLER " + e);
+        }
+    }
+
+    static String transportOf(Socket socket) {
+        return socket instanceof FastSocket fast && fast.answer() != null ? fast.answer().transport().name() : "none";
+    }
+
+    private record Client(RMISocketFactory factory, String transport, int port) {
+
+        void runAll() throws Exception {
+            for (String scenario : SCENARIOS) {
+                getClass().getDeclaredMethod(scenario).invoke(this);
+                System.out.println("PASS " + scenario);
+            }
+        }
+
+        Socket connect(int command) throws IOException {
+            Socket socket = factory.createSocket("127.0.0.1", port);
+            check(transport.equals(transportOf(socket)), "connected over " + transportOf(socket) + ", not " + transport);
+            socket.getOutputStream().write(command);
+            return socket;
+        }
+
+        /** 1 MiB written from one thread comes back in order on another; then the end of the stream. */
+        void echo() throws Exception {
+            try (Socket socket = connect(ECHO)) {
+                byte[] sent = NativeEchoMain.pattern(1 << 20);
+                Thread writer = writeInBackground(socket, sent);
+                byte[] received = new byte[sent.length];
+                new DataInputStream(socket.getInputStream()).readFully(received);
+                writer.join();
+                check(Arrays.equals(sent, received), "the echo differs");
+                socket.shutdownOutput();
+                check(socket.getInputStream().read() == -1, "no end of stream after the server shut its output");
+            }
+        }
+
+        /** SO_TIMEOUT ends a read that gets nothing, and the socket still works after it. */
+        void timeout() throws Exception {
+            try (Socket socket = connect(ECHO)) {
+                socket.setSoTimeout(300);
+                try {
+                    int got = socket.getInputStream().read();
+                    throw new IllegalStateException("read returned " + got + " instead of timing out");
+                } catch (SocketTimeoutException expected) {
+                    // and the connection lives on
+                }
+                socket.getOutputStream().write(new byte[] {1, 2, 3, 4, 5});
+                byte[] back = new byte[5];
+                new DataInputStream(socket.getInputStream()).readFully(back);
+                check(Arrays.equals(new byte[] {1, 2, 3, 4, 5}, back), "wrong bytes after a timeout");
+            }
+        }
+
+        /** available() counts what arrived and can be read without blocking. */
+        void available() throws Exception {
+            try (Socket socket = connect(ECHO)) {
+                InputStream in = socket.getInputStream();
+                check(in.available() == 0, "available() is " + in.available() + " before anything was sent");
+                socket.getOutputStream().write(NativeEchoMain.pattern(100));
+                long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (in.available() < 100 && System.nanoTime() < giveUp) {
+                    Thread.sleep(1);
+                }
+                check(in.available() == 100, "available() is " + in.available() + ", not the 100 bytes echoed");
+                byte[] back = new byte[100];
+                check(in.read(back) == 100, "a read after available() = 100 returned less");
+                check(in.available() == 0, "available() is " + in.available() + " after reading everything");
+            }
+        }
+
+        /** After shutdownOutput the server reads the end of the stream and we still read its answer. */
+        void shutdownOutput() throws Exception {
+            try (Socket socket = connect(COUNT)) {
+                socket.getOutputStream().write(new byte[12_345]);
+                socket.shutdownOutput();
+                check(socket.isOutputShutdown(), "isOutputShutdown() is false after shutdownOutput()");
+                try {
+                    socket.getOutputStream().write(1);
+                    throw new IllegalStateException("a write after shutdownOutput() succeeded");
+                } catch (SocketException expected) {
+                    // as java.net says
+                }
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                long count = in.readLong();
+                check(count == 12_345, "the server counted " + count + " bytes, not 12345");
+                check(in.read() == -1, "no end of stream after the server closed");
+            }
+        }
+
+        /** After shutdownInput reads see the end of the stream, and writing goes on. */
+        void shutdownInput() throws Exception {
+            try (Socket socket = connect(ECHO)) {
+                socket.shutdownInput();
+                check(socket.isInputShutdown(), "isInputShutdown() is false after shutdownInput()");
+                check(socket.getInputStream().read() == -1, "a read after shutdownInput() did not see the end");
+                socket.getOutputStream().write(new byte[1000]);
+            }
+        }
+
+        /** A reader blocked on a socket is woken by close() from another thread, with a SocketException. */
+        void closeUnblocksReader() throws Exception {
+            Socket socket = connect(ECHO);
+            Future<?> reader;
+            ExecutorService executor = Executors.newSingleThreadExecutor();
+            try {
+                reader = executor.submit(() -> socket.getInputStream().read());
+                Thread.sleep(300);
+                socket.close();
+                try {
+                    Object got = reader.get(30, TimeUnit.SECONDS);
+                    throw new IllegalStateException("the blocked read returned " + got + " after close()");
+                } catch (java.util.concurrent.ExecutionException e) {
+                    check(e.getCause() instanceof SocketException, "the blocked read failed with " + e.getCause());
+                }
+            } finally {
+                executor.shutdownNow();
+            }
+            check(socket.isClosed(), "isClosed() is false after close()");
+        }
+
+        /** The server closing is the end of the stream, not an error. */
+        void peerCloseIsEof() throws Exception {
+            try (Socket socket = connect(CLOSE)) {
+                socket.setSoTimeout(30_000);
+                check(socket.getInputStream().read() == -1, "no end of stream after the server closed");
+            }
+        }
+
+        /** CONNECTIONS sockets at once, each echoing on a thread of its own. */
+        void manyThreadsManySockets() throws Exception {
+            ExecutorService executor = Executors.newFixedThreadPool(CONNECTIONS);
+            try {
+                List<Socket> sockets = new ArrayList<>();
+                for (int i = 0; i < CONNECTIONS; i++) {
+                    sockets.add(connect(ECHO));
+                }
+                List<Future<?>> echoes = new ArrayList<>();
+                for (int i = 0; i < CONNECTIONS; i++) {
+                    Socket socket = sockets.get(i);
+                    byte seed = (byte) i;
+                    echoes.add(executor.submit(() -> {
+                        try (socket) {
+                            DataInputStream in = new DataInputStream(socket.getInputStream());
+                            for (int round = 0; round < 20; round++) {
+                                byte[] sent = NativeEchoMain.pattern(8192 + round);
+                                sent[0] = seed;
+                                socket.getOutputStream().write(sent);
+                                byte[] received = new byte[sent.length];
+                                in.readFully(received);
+                                check(Arrays.equals(sent, received), "connection " + seed + " round " + round + " differs");
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> echo : echoes) {
+                    echo.get(2, TimeUnit.MINUTES);
+                }
+            } finally {
+                executor.shutdownNow();
+            }
+        }
+
+        /**
+         * The server JVM halting mid-read is an exception here on a native transport (the control
+         * connection ended without a close), not an end of stream and never a hang.
+         */
+        void peerDeathIsAnException() throws Exception {
+            try (Socket socket = connect(DIE)) {
+                socket.setSoTimeout(60_000);
+                try {
+                    int got = socket.getInputStream().read();
+                    // TCP cannot tell a death from a close: the kernel ends a dead process's connections.
+                    check(got == -1 && transport.equals("tcp"), "read returned " + got + " after the server died");
+                    System.out.println("DIED end of stream (tcp)");
+                } catch (SocketTimeoutException e) {
+                    throw new IllegalStateException("the server's death went unnoticed for 60 s", e);
+                } catch (IOException expected) {
+                    System.out.println("DIED " + expected);
+                }
+            }
+        }
+
+        private static Thread writeInBackground(Socket socket, byte[] bytes) {
+            Thread writer = new Thread(() -> {
+                try {
+                    socket.getOutputStream().write(bytes);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            writer.start();
+            return writer;
+        }
+
+        private static void check(boolean condition, String failure) {
+            if (!condition) {
+                throw new IllegalStateException(failure);
+            }
+        }
+    }
+}
