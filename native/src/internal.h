@@ -120,6 +120,10 @@ struct fastrmi_ctx;
  * except block (called without it). */
 struct fr_backend {
 	const char *name;
+	/* Keep a peer's address in the provider while the context lives, even when no stream
+	 * uses it: libfabric 1.17's shm keeps a removed address's connection state and
+	 * crashes sending to the next address inserted at that index. */
+	int keeps_idle_peers;
 	int (*open)(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen);
 	void (*close)(struct fastrmi_ctx *ctx);
 	int (*peer_open)(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen);

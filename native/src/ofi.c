@@ -600,6 +600,7 @@ static void fr_ofi_kick(struct fastrmi_ctx *ctx)
 
 const struct fr_backend fr_ofi_backend = {
 	.name = "ofi",
+	.keeps_idle_peers = 1,
 	.open = fr_ofi_open,
 	.close = fr_ofi_close,
 	.peer_open = fr_ofi_peer_open,

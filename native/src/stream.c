@@ -454,12 +454,15 @@ static struct fr_peer *fr_peer_get(struct fastrmi_ctx *ctx, const void *addr, si
 	return peer;
 }
 
-/* Frees the peer when neither a stream nor a message in flight uses it. */
+/* Frees the peer when neither a stream nor a message in flight uses it (unless the
+ * backend keeps idle peers: then it waits, unused, for the next stream to it). */
 void fr_peer_unref(struct fastrmi_ctx *ctx, struct fr_peer *peer)
 {
 	struct fr_peer **p;
 
 	if (peer == NULL || --peer->refs > 0)
+		return;
+	if (ctx->be->keeps_idle_peers && !peer->failed)
 		return;
 	for (p = &ctx->peers; *p != NULL; p = &(*p)->next) {
 		if (*p == peer) {

@@ -20,9 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class NativeRmiIT {
 
     @ParameterizedTest(name = "{0}")
-    // ofi:shm is left out until its first-connection hang and crash are fixed (see the issue notes);
-    // NativeStreamIT still runs streams over it outside RMI.
     @CsvSource(delimiter = '|', value = {
+        "ofi:shm|",
         "ofi:tcp;ofi_rxm|",
         "ucx:shm|posix,sysv,cma,self",
         "ucx:tcp|tcp,self",

@@ -27,6 +27,7 @@ class SocketSemanticsIT {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "tcp|",
+        "ofi:shm|",
         "ofi:tcp;ofi_rxm|",
         "ucx:shm|posix,sysv,cma,self",
         "ucx:tcp|tcp,self",
