@@ -19,10 +19,13 @@
  */
 #define _GNU_SOURCE /* memfd_create, strdup */
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +272,57 @@ static int fr_ofi_open_cq(struct fr_ofi *ofi, char *err, size_t errlen)
 	return 0;
 }
 
+/* "N:N" after the pid: the rest of a shm region's name. */
+static int fr_is_region_suffix(const char *s)
+{
+	int colons = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (*s == ':')
+			colons++;
+		else if (!isdigit((unsigned char)*s))
+			return 0;
+	}
+	return colons == 1 && s[-1] != ':';
+}
+
+/*
+ * libfabric's shm names its regions "PID:N:N" in /dev/shm and unlinks them only in
+ * fi_close, which a JVM never reaches: it exits with its contexts open (other threads may
+ * still use them). So at exit this process's region names are unlinked; peers that mapped
+ * a region keep their mapping. Without it every JVM would leave 16 MiB behind in /dev/shm.
+ */
+static void fr_shm_unlink_own_regions(void)
+{
+	char prefix[24];
+	size_t prefix_len;
+	struct dirent *entry;
+	DIR *dir;
+
+	prefix_len = (size_t)snprintf(prefix, sizeof(prefix), "%ld:", (long)getpid());
+	dir = opendir("/dev/shm");
+	if (dir == NULL)
+		return; /* at exit there is no one to tell; nothing was created there either */
+	while ((entry = readdir(dir)) != NULL) {
+		if (strncmp(entry->d_name, prefix, prefix_len) == 0 &&
+		    fr_is_region_suffix(entry->d_name + prefix_len) &&
+		    unlinkat(dirfd(dir), entry->d_name, 0) != 0)
+			continue; /* gone already, or not ours to remove: nothing to do at exit */
+	}
+	if (closedir(dir) != 0)
+		return;
+}
+
+static pthread_once_t fr_shm_cleanup_once = PTHREAD_ONCE_INIT;
+
+static void fr_shm_register_cleanup(void)
+{
+	if (atexit(fr_shm_unlink_own_regions) != 0)
+		fprintf(stderr, "libfastrmi: atexit failed: shm regions stay in /dev/shm after exit\n");
+}
+
 static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen)
 {
 	struct fi_av_attr av_attr = { .type = FI_AV_UNSPEC };
@@ -309,6 +363,10 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	if (ofi->hints->fabric_attr->prov_name == NULL)
 		return fr_ofi_fail(err, errlen, "strdup(provider)", -FI_ENOMEM);
 
+	if (strcmp(provider, "shm") == 0 && pthread_once(&fr_shm_cleanup_once, fr_shm_register_cleanup) != 0) {
+		fr_seterr(err, errlen, "pthread_once failed");
+		return FASTRMI_ERR_PROVIDER;
+	}
 	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, ofi->hints, &ofi->info);
 	if (ret != 0) {
 		ofi->info = NULL;

@@ -6,6 +6,9 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +65,7 @@ public final class ManagedJvm implements AutoCloseable {
         process.onExit().thenRun(() -> {
             LIVE.remove(process);
             deadline.cancel(false);
+            removeSharedMemoryOf(process.pid());
         });
     }
 
@@ -179,6 +183,24 @@ public final class ManagedJvm implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * libfabric's shm regions of a JVM that is gone ("PID:N:N" in /dev/shm): a JVM unlinks its own
+     * at exit, but one that was killed cannot, and tests kill JVMs on purpose.
+     */
+    private static void removeSharedMemoryOf(long pid) {
+        Path shm = Path.of("/dev/shm");
+        if (!Files.isDirectory(shm)) {
+            return;
+        }
+        try (DirectoryStream<Path> regions = Files.newDirectoryStream(shm, pid + ":*:*")) {
+            for (Path region : regions) {
+                Files.deleteIfExists(region);
+            }
+        } catch (IOException e) {
+            System.err.println("cannot remove the shared memory of dead JVM " + pid + ": " + e);
         }
     }
 

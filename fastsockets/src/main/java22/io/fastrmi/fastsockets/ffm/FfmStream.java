@@ -162,6 +162,7 @@ final class FfmStream implements NativeStream {
         }
     }
 
+    /** Counts as a call in flight, so that a close on another thread frees the stream only after it. */
     @Override
     public void abort() {
         synchronized (lifecycle) {
@@ -169,11 +170,14 @@ final class FfmStream implements NativeStream {
                 return;
             }
             aborted = true;
+            callsInFlight++;
         }
         try {
             calls.streamAbort.invokeExact(stream);
         } catch (Throwable t) {
             throw new IllegalStateException("fastrmi_stream_abort", t);
+        } finally {
+            exit();
         }
     }
 
