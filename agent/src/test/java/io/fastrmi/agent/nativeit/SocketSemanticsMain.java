@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * Socket semantics over whatever transport FastRMI negotiates, between two agent JVMs, with the
  * sockets of RMI's factory used directly (no RMI on top). Each connection starts with a command byte
  * for the server. Usage: {@code server} (prints {@code READY port=P}, then {@code CONN transport}
- * per connection) or {@code client TRANSPORT PORT} (prints {@code PASS scenario} for each scenario,
- * the last of which kills the server).
+ * per connection) or {@code client TRANSPORT PORT [HOST]} (prints {@code PASS scenario} for each
+ * scenario, the last of which kills the server; HOST defaults to 127.0.0.1).
  */
 public final class SocketSemanticsMain {
 
@@ -52,7 +52,7 @@ public final class SocketSemanticsMain {
         if (args[0].equals("server")) {
             serve(factory);
         } else {
-            new Client(factory, args[1], Integer.parseInt(args[2])).runAll();
+            new Client(factory, args[1], args.length > 3 ? args[3] : "127.0.0.1", Integer.parseInt(args[2])).runAll();
         }
     }
 
@@ -105,7 +105,7 @@ public final class SocketSemanticsMain {
         return socket instanceof FastSocket fast && fast.answer() != null ? fast.answer().transport().name() : "none";
     }
 
-    private record Client(RMISocketFactory factory, String transport, int port) {
+    private record Client(RMISocketFactory factory, String transport, String host, int port) {
 
         void runAll() throws Exception {
             for (String scenario : SCENARIOS) {
@@ -115,7 +115,7 @@ public final class SocketSemanticsMain {
         }
 
         Socket connect(int command) throws IOException {
-            Socket socket = factory.createSocket("127.0.0.1", port);
+            Socket socket = factory.createSocket(host, port);
             check(transport.equals(transportOf(socket)), "connected over " + transportOf(socket) + ", not " + transport);
             socket.getOutputStream().write(command);
             return socket;
