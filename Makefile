@@ -5,7 +5,8 @@
 #   make demo     install missing system packages, build, run the sample RMI application without
 #                 and with the agent and print the call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
-#   make bench    socket ping-pong: java.net and each native transport, side by side
+#   make bench    socket ping-pong (java.net and each native transport), then the sample RMI
+#                 application's calls (stock RMI and the agent on each of $(BENCH_TRANSPORTS)), side by side
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
 #
@@ -25,6 +26,7 @@ MVN_PROPS := -Dfastrmi.jdk17=$(JDK17_HOME) -Dfastrmi.jdk25=$(JDK25_HOME)
 AGENT_JAR := agent/target/fastrmi-agent.jar
 NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
+BENCH_TRANSPORTS ?= tcp,ofi:shm,ucx:shm,ofi:tcp;ofi_rxm,ucx:tcp
 
 all: build
 
@@ -75,6 +77,8 @@ startup: build
 bench: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \
 	  --jdk $(BUILD_JDK) --iterations 20000 --trials 3
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.Demo --agent $(AGENT_JAR) \
+	  --jdk $(BUILD_JDK) --calls 5000 --rounds 3 --transports '$(BENCH_TRANSPORTS)'
 
 clean:
 	$(MAKE) -C native clean

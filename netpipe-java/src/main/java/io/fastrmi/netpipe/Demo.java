@@ -5,6 +5,7 @@ import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,18 +17,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The demo: the sample RMI application run without the agent and then with it on both ends, same
- * JDK, same machine, one after the other; prints each method's mean round trip side by side and
- * checks that both runs gave the same answers.
+ * The demo: the sample RMI application run without the agent and then with it on both ends, once
+ * per transport (a config file that lists it first, then tcp), same JDK, same machine, one after
+ * the other; prints each method's mean round trip side by side, and its ratio to stock RMI, and
+ * checks that every run gave the same answers.
  *
- * Each of the R rounds runs both, alternating, and the best (lowest) mean of each is kept, since
+ * Each of the R rounds runs all of them, in turn, and the best (lowest) mean of each is kept, since
  * these machines are shared and noisy.
  *
- * <p>Usage: {@code Demo --agent fastrmi-agent.jar [--jdk HOME] [--calls N] [--rounds R]}
+ * <p>Usage: {@code Demo --agent fastrmi-agent.jar [--jdk HOME] [--calls N] [--rounds R]
+ * [--transports tcp,ucx:shm,...]} (default transports: the built-in config's choice only)
  */
 public final class Demo {
 
     private static final Pattern TIME = Pattern.compile("^TIME (\\S+) ([0-9.]+)$");
+    /** UCX picks its own transports; these make "ucx:shm" and "ucx:tcp" mean what they say. */
+    private static final Map<String, String> UCX_TLS = Map.of("ucx:shm", "posix,sysv,cma,self", "ucx:tcp", "tcp,self");
 
     private Demo() {
     }
@@ -37,6 +42,7 @@ public final class Demo {
         Jdk jdk = Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow();
         int calls = 2000;
         int rounds = 3;
+        List<String> transports = List.of(BUILT_IN);
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--agent" -> agent = Path.of(args[i + 1]);
@@ -44,38 +50,74 @@ public final class Demo {
                         .orElseThrow(() -> new IllegalArgumentException("not a JDK: " + args[1]));
                 case "--calls" -> calls = Integer.parseInt(args[i + 1]);
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--transports" -> transports = List.of(args[i + 1].split("\\s*,\\s*"));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (agent == null || args.length % 2 != 0) {
-            System.err.println("usage: Demo --agent fastrmi-agent.jar [--jdk HOME] [--calls N] [--rounds R]");
+            System.err.println("usage: Demo --agent fastrmi-agent.jar [--jdk HOME] [--calls N] [--rounds R]"
+                    + " [--transports tcp,ucx:shm,...]");
             System.exit(2);
         }
         System.out.printf(Locale.ROOT, "FastRMI demo: the sample RMI application on JDK %s, %d calls per method"
                 + " (echo: %d), mean round trip in microseconds, best of %d rounds%n", jdk.version(), calls,
                 Math.max(1, calls / 10), rounds);
+        Path configs = Files.createTempDirectory("fastrmi-demo");
         Run stock = null;
-        Run withAgent = null;
+        Map<String, Run> withAgent = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
-            stock = best(stock, run(jdk, null, calls));
-            withAgent = best(withAgent, run(jdk, agent, calls));
+            stock = best(stock, run(jdk, null, null, calls));
+            for (String transport : transports) {
+                withAgent.put(transport, best(withAgent.get(transport), run(jdk, agent, configFor(configs, transport), calls)));
+            }
         }
-        System.out.printf(Locale.ROOT, "%-22s %12s %12s %12s%n", "method", "stock RMI", "with agent", "agent/stock");
-        for (Map.Entry<String, Double> entry : stock.micros().entrySet()) {
-            Double agentMicros = withAgent.micros().get(entry.getKey());
-            System.out.printf(Locale.ROOT, "%-22s %12.2f %12.2f %12.2f%n", entry.getKey(), entry.getValue(),
-                    agentMicros, agentMicros / entry.getValue());
-        }
-        boolean same = stock.transcript().equals(withAgent.transcript());
+        printTable(stock, withAgent);
+        List<String> stockTranscript = stock.transcript();
+        boolean same = withAgent.values().stream().allMatch(run -> run.transcript().equals(stockTranscript));
         System.out.println("answers identical with and without the agent: " + (same ? "yes" : "NO"));
         if (!same) {
-            System.out.println("stock: " + stock.transcript());
-            System.out.println("agent: " + withAgent.transcript());
+            System.out.println("stock: " + stockTranscript);
+            withAgent.forEach((transport, run) -> System.out.println(transport + ": " + run.transcript()));
             System.exit(1);
         }
     }
 
-    private record Run(List<String> transcript, Map<String, Double> micros) {
+    /** The column of the agent with its built-in config (no file). */
+    private static final String BUILT_IN = "built-in";
+
+    private record Transport(String name, Path config, String ucxTls) {
+    }
+
+    private static Transport configFor(Path dir, String transport) throws java.io.IOException {
+        if (transport.equals(BUILT_IN)) {
+            return new Transport(transport, null, null);
+        }
+        Path config = dir.resolve(transport.replaceAll("[^A-Za-z0-9_.-]", "_") + ".conf");
+        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        return new Transport(transport, config, UCX_TLS.get(transport));
+    }
+
+    private static void printTable(Run stock, Map<String, Run> withAgent) {
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-22s %12s", "method", "stock RMI"));
+        withAgent.keySet().forEach(t -> header.append(String.format(Locale.ROOT, " %16s", t)));
+        System.out.println(header);
+        for (Map.Entry<String, Double> entry : stock.micros().entrySet()) {
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-22s %12.2f", entry.getKey(), entry.getValue()));
+            for (Run run : withAgent.values()) {
+                Double micros = run.micros().get(entry.getKey());
+                row.append(String.format(Locale.ROOT, " %8.2f (%4.2fx)", micros, micros / entry.getValue()));
+            }
+            System.out.println(row);
+        }
+        withAgent.forEach((transport, run) -> {
+            if (!run.notes().isEmpty()) {
+                System.out.println(transport + ": " + String.join("; ", run.notes()));
+            }
+        });
+    }
+
+    /** The client's answers, its timings, and what the agent said of its transports. */
+    private record Run(List<String> transcript, Map<String, Double> micros, List<String> notes) {
     }
 
     /** Per method the lower mean; the transcripts must agree. */
@@ -89,15 +131,17 @@ public final class Demo {
         }
         Map<String, Double> micros = new LinkedHashMap<>(kept.micros());
         next.micros().forEach((method, value) -> micros.merge(method, value, Math::min));
-        return new Run(kept.transcript(), micros);
+        List<String> notes = new ArrayList<>(kept.notes());
+        next.notes().stream().filter(n -> !notes.contains(n)).forEach(notes::add);
+        return new Run(kept.transcript(), micros, notes);
     }
 
-    private static Run run(Jdk jdk, Path agent, int calls) {
+    private static Run run(Jdk jdk, Path agent, Transport transport, int calls) {
         String label = agent == null ? "stock" : "agent";
-        try (ManagedJvm server = JvmLauncher.on(jdk).name(label + "-server").agent(agent)
+        try (ManagedJvm server = launcher(jdk, agent, transport).name(label + "-server")
                 .classpathOf(SampleServer.class).main(SampleServer.class).start()) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm client = JvmLauncher.on(jdk).name(label + "-client").agent(agent)
+            try (ManagedJvm client = launcher(jdk, agent, transport).name(label + "-client")
                     .classpathOf(SampleClient.class).main(SampleClient.class)
                     .args("localhost", port, "--time", String.valueOf(calls)).start()) {
                 if (client.awaitExit(Duration.ofMinutes(5)) != 0) {
@@ -105,18 +149,31 @@ public final class Demo {
                 }
                 List<String> transcript = new ArrayList<>();
                 Map<String, Double> micros = new LinkedHashMap<>();
+                List<String> notes = new ArrayList<>();
                 for (String line : client.output()) {
                     Matcher time = TIME.matcher(line);
                     if (time.matches()) {
                         micros.put(time.group(1), Double.parseDouble(time.group(2)));
                     } else if (line.startsWith("CALL ")) {
                         transcript.add(line);
+                    } else if (line.contains("is not available") || line.contains("cannot open")) {
+                        notes.add(line.trim());
                     }
                 }
-                return new Run(transcript, micros);
+                return new Run(transcript, micros, notes);
             } finally {
                 server.stop(Duration.ofSeconds(10));
             }
         }
+    }
+
+    private static JvmLauncher launcher(Jdk jdk, Path agent, Transport transport) {
+        JvmLauncher jvm = JvmLauncher.on(jdk);
+        if (agent == null) {
+            return jvm;
+        }
+        jvm.agent(agent, transport.config() == null ? null : "config=" + transport.config())
+                .jvmArgs("--enable-native-access=ALL-UNNAMED");
+        return transport.ucxTls() == null ? jvm : jvm.env("UCX_TLS", transport.ucxTls());
     }
 }
