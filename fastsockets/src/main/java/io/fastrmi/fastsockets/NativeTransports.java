@@ -32,15 +32,19 @@ public final class NativeTransports {
     private static final Map<String, String> UNAVAILABLE = new ConcurrentHashMap<>();
     private static final AtomicLong STREAM_IDS = new AtomicLong();
     private static final AtomicBoolean WARMED = new AtomicBoolean();
-    private static final int SPIN_MICROS = Integer.getInteger("fastrmi.spin-micros", 20);
+    private static volatile int spinMicros = 20;
 
     private NativeTransports() {
     }
 
-    /** Called by the agent: how to find the library, and the class loader that sees the FFM binding. */
-    public static void configure(LibraryLocator libraryLocator, ClassLoader loader) {
+    /**
+     * Called by the agent: how to find the library, the class loader that sees the FFM binding, and
+     * how long a waiting thread spins before it blocks (the config's {@code spin}).
+     */
+    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, java.time.Duration spin) {
         locator = libraryLocator;
         bindingLoader = loader;
+        spinMicros = (int) Math.min(Integer.MAX_VALUE, spin.toNanos() / 1000);
     }
 
     static boolean isNative(String name) {
@@ -59,7 +63,7 @@ public final class NativeTransports {
                 return open;
             }
             try {
-                NativeTransport transport = library().openTransport(backend(name), provider(name), SPIN_MICROS);
+                NativeTransport transport = library().openTransport(backend(name), provider(name), spinMicros);
                 OPEN.put(name, transport);
                 return transport;
             } catch (IOException | RuntimeException e) {

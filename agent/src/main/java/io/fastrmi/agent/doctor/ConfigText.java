@@ -24,6 +24,7 @@ public final class ConfigText {
         List<String> lines = new ArrayList<>();
         lines.add("scope = " + config.scope().name().toLowerCase(Locale.ROOT));
         lines.add("plain-ttl = " + duration(config.plainTtl()));
+        lines.add("spin = " + duration(config.spin()));
         config.nativeLibrary().ifPresent(path -> lines.add("native-library = " + path));
         lines.add("");
         lines.add("[defaults]");
@@ -80,6 +81,10 @@ public final class ConfigText {
 
     /** A duration in the file's units: the largest of h, m, s, ms that states it exactly. */
     public static String duration(Duration duration) {
+        long nanos = duration.toNanos();
+        if (nanos % 1_000_000 != 0) {
+            return nanos / 1000 + "us";
+        }
         long millis = duration.toMillis();
         if (millis != 0 && millis % 3_600_000 == 0) {
             return millis / 3_600_000 + "h";

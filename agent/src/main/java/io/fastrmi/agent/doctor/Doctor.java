@@ -224,7 +224,7 @@ public final class Doctor {
      */
     private void nativeTransports(FastRmiConfig config) {
         NativeLibrary library;
-        NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader());
+        NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader(), config.spin());
         try {
             Path file = NativeLibraryFile.locate(config);
             library = NativeLibraries.load(file, Doctor.class.getClassLoader());

@@ -16,6 +16,7 @@ class ConfigTextTest {
         assertEquals(List.of(
                 "scope = rmi",
                 "plain-ttl = 5m",
+                "spin = 20us",
                 "",
                 "[defaults]",
                 "optimize = off",
@@ -46,6 +47,7 @@ class ConfigTextTest {
         assertEquals(List.of(
                 "scope = rmi",
                 "plain-ttl = 1500ms",
+                "spin = 20us",
                 "",
                 "[defaults]",
                 "optimize = off",
@@ -68,7 +70,7 @@ class ConfigTextTest {
     void theTextParsesBackToTheSameConfig() throws Exception {
         FastRmiConfig config = FastRmiConfig.parse("a.conf", List.of("plain-ttl = 2h", "[defaults]", "optimize = on",
                 "optimizations = no-annotations", "[host 192.168.0.0/24 ?ost]", "transports = ucx:rc, tcp"))
-                .withOverrides(Map.of("fastrmi.plain-ttl", "45s"), Map.of());
+                .withOverrides(Map.of("fastrmi.plain-ttl", "45s", "fastrmi.spin", "150us"), Map.of());
         List<String> text = new ArrayList<>();
         for (String line : ConfigText.lines(config)) {
             text.add(line.replaceAll("#.*", ""));
@@ -76,6 +78,7 @@ class ConfigTextTest {
         FastRmiConfig again = FastRmiConfig.parse("b.conf", text);
         assertEquals(config.scope(), again.scope());
         assertEquals(config.plainTtl(), again.plainTtl());
+        assertEquals(Duration.ofNanos(150_000), again.spin());
         assertEquals(config.defaults(), again.defaults());
         assertEquals(config.hosts().size(), again.hosts().size());
         for (int i = 0; i < config.hosts().size(); i++) {
@@ -91,5 +94,6 @@ class ConfigTextTest {
         assertEquals("90s", ConfigText.duration(Duration.ofSeconds(90)));
         assertEquals("1500ms", ConfigText.duration(Duration.ofMillis(1500)));
         assertEquals("0s", ConfigText.duration(Duration.ZERO));
+        assertEquals("50us", ConfigText.duration(Duration.ofNanos(50_000)));
     }
 }

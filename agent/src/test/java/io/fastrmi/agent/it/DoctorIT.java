@@ -92,6 +92,7 @@ class DoctorIT {
                 + "as parsed:\n"
                 + "  scope = rmi\n"
                 + "  plain-ttl = 5m\n"
+                + "  spin = 20us\n"
                 + "\n"
                 + "  [defaults]\n"
                 + "  optimize = off\n"

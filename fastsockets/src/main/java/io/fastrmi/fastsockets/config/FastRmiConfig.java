@@ -21,6 +21,7 @@ import java.util.Set;
  * # comments run to the end of the line
  * scope = rmi                 # global keys come before any section: scope (rmi|jvm), plain-ttl
  * plain-ttl = 300s
+ * spin = 20us                 # a thread waiting on a native stream polls this long, then blocks
  * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
  *
  * [defaults]                  # hosts that no [host] section names
@@ -34,7 +35,7 @@ import java.util.Set;
  *
  * Without a file, {@link #builtIn()}: this machine inside, every other host outside.
  */
-public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optional<Path> nativeLibrary,
+public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Duration spin, Optional<Path> nativeLibrary,
         HostPolicy defaults, List<HostSection> hosts) {
 
     public enum Scope { RMI, JVM }
@@ -46,16 +47,18 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
         }
     }
 
-    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "native-library");
+    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "native-library");
     static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports");
     private static final Duration DEFAULT_PLAIN_TTL = Duration.ofMinutes(5);
+    /** How long a thread waiting on a native stream polls before it blocks in the kernel. */
+    static final Duration DEFAULT_SPIN = Duration.ofNanos(20_000);
 
     public FastRmiConfig {
         hosts = List.copyOf(hosts);
     }
 
     public static FastRmiConfig builtIn() {
-        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, Optional.empty(), HostPolicy.OUTSIDE,
+        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, DEFAULT_SPIN, Optional.empty(), HostPolicy.OUTSIDE,
                 List.of(new HostSection(List.of(HostPattern.parse("local")), HostPolicy.INSIDE_LOCAL, 0)));
     }
 
@@ -137,6 +140,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
         Parser parser = new Parser(source);
         parser.scope = scope;
         parser.plainTtl = plainTtl;
+        parser.spin = spin;
         parser.nativeLibrary = nativeLibrary;
         // A host key given for this JVM wins over the file for every host: defaults and sections alike.
         PolicyBuilder defaultsBuilder = new PolicyBuilder(defaults);
@@ -172,7 +176,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
             HostSection section = hosts.get(i);
             overridden.add(new HostSection(section.patterns(), sectionBuilders.get(i).build(), section.line()));
         }
-        return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.nativeLibrary, defaultsBuilder.build(),
+        return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.spin, parser.nativeLibrary, defaultsBuilder.build(),
                 overridden);
     }
 
@@ -197,6 +201,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
         private final String source;
         Scope scope = Scope.RMI;
         Duration plainTtl = DEFAULT_PLAIN_TTL;
+        Duration spin = DEFAULT_SPIN;
         Optional<Path> nativeLibrary = Optional.empty();
 
         Parser(String source) {
@@ -262,7 +267,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
             if (patterns != null) {
                 hosts.add(new HostSection(patterns, current.build(), sectionLine));
             }
-            return new FastRmiConfig(source, scope, plainTtl, nativeLibrary, defaults.build(), hosts);
+            return new FastRmiConfig(source, scope, plainTtl, spin, nativeLibrary, defaults.build(), hosts);
         }
 
         /** One key; {@code policy} null means outside any section, where only global keys belong. */
@@ -286,6 +291,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
                     };
                 } else if (key.equals("native-library")) {
                     nativeLibrary = Optional.of(Path.of(value));
+                } else if (key.equals("spin")) {
+                    spin = duration(where, number, key, value);
                 } else {
                     plainTtl = duration(where, number, key, value);
                 }
@@ -353,13 +360,14 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Optio
         }
 
         private static Duration duration(String where, int number, String key, String value) throws ConfigException {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)").matcher(value);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(us|ms|s|m|h)").matcher(value);
             if (!m.matches()) {
-                throw new ConfigException(where, number, key + " must be a duration such as 500ms, 30s, 5m or 1h, not '"
+                throw new ConfigException(where, number, key + " must be a duration such as 50us, 500ms, 30s, 5m or 1h, not '"
                         + value + "'");
             }
             long n = Long.parseLong(m.group(1));
             return switch (m.group(2)) {
+                case "us" -> Duration.ofNanos(n * 1000);
                 case "ms" -> Duration.ofMillis(n);
                 case "s" -> Duration.ofSeconds(n);
                 case "m" -> Duration.ofMinutes(n);

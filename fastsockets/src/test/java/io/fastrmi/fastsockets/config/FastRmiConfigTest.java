@@ -24,6 +24,7 @@ class FastRmiConfigTest {
             "# the cluster's FastRMI config",
             "scope = rmi",
             "plain-ttl = 30s   # remember plain endpoints for half a minute",
+            "spin = 75us",
             "native-library = /opt/fastrmi/libfastrmi.so",
             "",
             "[defaults]",
@@ -51,9 +52,10 @@ class FastRmiConfigTest {
         FastRmiConfig config = FastRmiConfig.parse("cluster.conf", CLUSTER);
         assertEquals(FastRmiConfig.Scope.RMI, config.scope());
         assertEquals(Duration.ofSeconds(30), config.plainTtl());
+        assertEquals(Duration.ofNanos(75_000), config.spin());
         assertEquals(java.util.Optional.of(Path.of("/opt/fastrmi/libfastrmi.so")), config.nativeLibrary());
         assertEquals(2, config.hosts().size());
-        assertEquals(9, config.hosts().get(0).line());
+        assertEquals(10, config.hosts().get(0).line());
 
         HostPolicy inside = config.policyFor("node3.cluster.example", InetAddress.getByName("10.2.0.7"));
         assertTrue(inside.optimize());
@@ -103,7 +105,7 @@ class FastRmiConfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: native-library, optimizations, optimize, plain-ttl, scope, transports)",
+        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: native-library, optimizations, optimize, plain-ttl, scope, spin, transports)",
         "[defaults|c.conf:1: section header '[defaults' has no closing ']'",
         "[cluster]|c.conf:1: unknown section '[cluster]' (expected [defaults] or [host PATTERN...])",
         "[host]|c.conf:1: [host] needs at least one host name, address, CIDR block or wildcard",
@@ -114,7 +116,7 @@ class FastRmiConfigTest {
         "optimize = on|c.conf:1: 'optimize' belongs in a [defaults] or [host ...] section",
         "scope = everything|c.conf:1: scope must be rmi or jvm, not 'everything'",
         "scope = jvm|c.conf:1: scope = jvm is not supported by this version of FastRMI (only rmi)",
-        "plain-ttl = soon|c.conf:1: plain-ttl must be a duration such as 500ms, 30s, 5m or 1h, not 'soon'",
+        "plain-ttl = soon|c.conf:1: plain-ttl must be a duration such as 50us, 500ms, 30s, 5m or 1h, not 'soon'",
         "just words|c.conf:1: expected 'key = value' or a [section], found 'just words'",
         "scope =|c.conf:1: 'scope' has no value",
     })
