@@ -27,6 +27,6 @@ public interface NativeStream {
     /** Fails the stream from any thread: blocked and later calls throw at once. */
     void abort();
 
-    /** Frees the stream; no call may be running on it (abort first). Idempotent. */
+    /** Frees the stream; calls blocked on it are woken first, with an exception. Idempotent. */
     void close();
 }

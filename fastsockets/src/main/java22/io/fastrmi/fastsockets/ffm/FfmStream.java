@@ -30,6 +30,7 @@ final class FfmStream implements NativeStream {
     private final Object lifecycle = new Object();
     private int callsInFlight;
     private boolean aborted;
+    private boolean closing;
     private boolean closed;
 
     private FfmStream(NativeCalls calls, FfmTransport transport, MemorySegment stream) {
@@ -131,7 +132,7 @@ final class FfmStream implements NativeStream {
     @Override
     public int available() {
         synchronized (lifecycle) {
-            if (closed || aborted) {
+            if (closing || aborted) {
                 return 0;
             }
             callsInFlight++;
@@ -181,14 +182,32 @@ final class FfmStream implements NativeStream {
         }
     }
 
-    /** Aborts, waits for calls still running to return, then frees the stream. */
+    /**
+     * Frees the stream. Calls blocked on it are aborted first (they throw "Socket closed") and
+     * waited for; a stream nobody is blocked on is closed in order instead, so the library still
+     * sends a pending end of stream and lets data in flight reach the peer.
+     */
     @Override
     public void close() {
-        abort();
+        boolean wake;
         synchronized (lifecycle) {
-            if (closed) {
+            if (closed || closing) {
                 return;
             }
+            closing = true;
+            wake = callsInFlight > 0 && !aborted;
+            if (wake) {
+                aborted = true;
+            }
+        }
+        try {
+            if (wake) {
+                calls.streamAbort.invokeExact(stream);
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_stream_abort", t);
+        }
+        synchronized (lifecycle) {
             while (callsInFlight > 0) {
                 try {
                     lifecycle.wait();
@@ -209,7 +228,7 @@ final class FfmStream implements NativeStream {
 
     private void enter() throws SocketException {
         synchronized (lifecycle) {
-            if (closed || aborted) {
+            if (closing || aborted) {
                 throw new SocketException("Socket closed");
             }
             callsInFlight++;
