@@ -116,9 +116,10 @@ typedef struct fastrmi_stream fastrmi_stream;
 /*
  * Opens a context. backend: "ofi" or "ucx".
  * provider: for "ofi" a libfabric provider name ("shm" for peers on this host,
- * "tcp;ofi_rxm" across hosts, "verbs;ofi_rxm", "efa", ...); for "ucx" NULL or "" (UCX
- * picks its transports itself: shared memory on one host, else tcp/RDMA; UCX_*
- * environment variables apply, UCX_TLS included).
+ * "tcp;ofi_rxm" across hosts, "verbs;ofi_rxm", "efa", ...); for "ucx" a UCX_TLS list
+ * for this context ("shm", "tcp", "rc,sm", ...; "self" is added), or NULL or "" for UCX's
+ * own choice (shared memory on one host, else tcp/RDMA). UCX_* environment variables
+ * apply; UCX_TLS, when set, wins over the provider.
  * spin_usec: how long a waiting thread polls before it blocks (0 = block at once).
  * Returns 0 and *ctx, or a negative FASTRMI_ERR_* with a message in err.
  */

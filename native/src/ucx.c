@@ -275,14 +275,12 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 }
 
 /* Turns a shared-memory transport's ERROR_HANDLING on unless the environment says. */
-static void fr_ucx_default_on(ucp_config_t *config, const char *name)
+static void fr_ucx_default_on(ucp_config_t *config, const char *name, const char *tls)
 {
 	char env[64];
 
-	const char *tls = getenv("UCX_TLS");
-
 	/* Only when shared memory may be used: UCX warns about options no transport took. */
-	if (tls != NULL && strstr(tls, "all") == NULL && strstr(tls, "sm") == NULL &&
+	if (tls != NULL && strstr(tls, "all") == NULL && strstr(tls, "sm") == NULL && strstr(tls, "shm") == NULL &&
 	    strstr(tls, "posix") == NULL && strstr(tls, "sysv") == NULL && strstr(tls, "mm") == NULL)
 		return;
 	snprintf(env, sizeof(env), "UCX_%s", name);
@@ -302,10 +300,17 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	struct fr_ucx *ucx;
 	ucs_status_t status;
 
-	if (provider != NULL && provider[0] != '\0') {
-		fr_seterr(err, errlen, "ucx backend takes no provider (got \"%s\"): set UCX_TLS instead",
-			  provider);
-		return FASTRMI_ERR_INVALID;
+	const char *tls = getenv("UCX_TLS");
+	char chosen[256];
+
+	/* "ucx:shm", "ucx:tcp": the provider is a UCX_TLS list for this context (plus self, for
+	 * streams within the process), unless the environment sets UCX_TLS, which wins. */
+	if (tls == NULL && provider != NULL && provider[0] != '\0') {
+		if ((size_t)snprintf(chosen, sizeof(chosen), "%s,self", provider) >= sizeof(chosen)) {
+			fr_seterr(err, errlen, "ucx transports \"%s\" are too long", provider);
+			return FASTRMI_ERR_INVALID;
+		}
+		tls = chosen;
 	}
 	ucx = calloc(1, sizeof(*ucx));
 	if (ucx == NULL) {
@@ -321,7 +326,12 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		ucx->config = NULL;
 		return fr_ucx_fail(err, errlen, "ucp_config_read", status);
 	}
-	fr_ucx_default_on(ucx->config, "MM_ERROR_HANDLING");
+	if (tls == chosen) {
+		status = ucp_config_modify(ucx->config, "TLS", tls);
+		if (status != UCS_OK)
+			return fr_ucx_fail(err, errlen, "ucp_config_modify(TLS)", status);
+	}
+	fr_ucx_default_on(ucx->config, "MM_ERROR_HANDLING", tls);
 
 	params.field_mask = UCP_PARAM_FIELD_FEATURES;
 	params.features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP;

@@ -104,7 +104,10 @@ public final class NativeTransports {
         return library;
     }
 
-    /** "ofi:shm" is backend ofi, provider shm; "ucx" and "ucx:ANY" are UCX choosing its own transports. */
+    /**
+     * "ofi:shm" is backend ofi, provider shm; "ucx:shm" is UCX on its shared-memory transports
+     * ("ucx:X": UCX_TLS=X for that context, unless the environment sets UCX_TLS), "ucx" UCX's choice.
+     */
     static String backend(String name) {
         int colon = name.indexOf(':');
         return colon < 0 ? name : name.substring(0, colon);
@@ -112,7 +115,7 @@ public final class NativeTransports {
 
     static String provider(String name) {
         int colon = name.indexOf(':');
-        return colon < 0 || backend(name).equals("ucx") ? null : name.substring(colon + 1);
+        return colon < 0 ? null : name.substring(colon + 1);
     }
 
     static long nextStreamId() {

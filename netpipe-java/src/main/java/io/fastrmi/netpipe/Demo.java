@@ -31,8 +31,6 @@ import java.util.regex.Pattern;
 public final class Demo {
 
     private static final Pattern TIME = Pattern.compile("^TIME (\\S+) ([0-9.]+)$");
-    /** UCX picks its own transports; these make "ucx:shm" and "ucx:tcp" mean what they say. */
-    private static final Map<String, String> UCX_TLS = Map.of("ucx:shm", "posix,sysv,cma,self", "ucx:tcp", "tcp,self");
 
     private Demo() {
     }
@@ -85,16 +83,16 @@ public final class Demo {
     /** The column of the agent with its built-in config (no file). */
     private static final String BUILT_IN = "built-in";
 
-    private record Transport(String name, Path config, String ucxTls) {
+    private record Transport(String name, Path config) {
     }
 
     private static Transport configFor(Path dir, String transport) throws java.io.IOException {
         if (transport.equals(BUILT_IN)) {
-            return new Transport(transport, null, null);
+            return new Transport(transport, null);
         }
         Path config = dir.resolve(transport.replaceAll("[^A-Za-z0-9_.-]", "_") + ".conf");
         Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
-        return new Transport(transport, config, UCX_TLS.get(transport));
+        return new Transport(transport, config);
     }
 
     private static void printTable(Run stock, Map<String, Run> withAgent) {
@@ -172,8 +170,7 @@ public final class Demo {
         if (agent == null) {
             return jvm;
         }
-        jvm.agent(agent, transport.config() == null ? null : "config=" + transport.config())
+        return jvm.agent(agent, transport.config() == null ? null : "config=" + transport.config())
                 .jvmArgs("--enable-native-access=ALL-UNNAMED");
-        return transport.ucxTls() == null ? jvm : jvm.env("UCX_TLS", transport.ucxTls());
     }
 }
