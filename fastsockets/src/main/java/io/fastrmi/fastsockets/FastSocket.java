@@ -18,6 +18,8 @@ public class FastSocket extends Socket {
     private volatile NativeConnection nativeConnection;
     private InputStream input;
     private OutputStream output;
+    /** SO_TIMEOUT as last set, read by every native read without asking the socket. */
+    private volatile int soTimeout;
 
     /** An unconnected socket; {@code serverSide}: for {@code ServerSocket.implAccept}. */
     FastSocket(boolean serverSide) {
@@ -128,6 +130,16 @@ public class FastSocket extends Socket {
         } else {
             connection.shutdownOutput();
         }
+    }
+
+    @Override
+    public void setSoTimeout(int timeout) throws java.net.SocketException {
+        super.setSoTimeout(timeout);
+        soTimeout = timeout;
+    }
+
+    int soTimeoutMillis() {
+        return soTimeout;
     }
 
     @Override

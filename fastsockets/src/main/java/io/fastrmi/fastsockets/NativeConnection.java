@@ -4,7 +4,6 @@ import io.fastrmi.fastsockets.nativelib.NativeStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 
@@ -17,7 +16,7 @@ final class NativeConnection {
 
     static final int BYE = 0x42;
 
-    private final Socket control;
+    private final FastSocket control;
     private final NativeStream stream;
     private final String transport;
     private final Input input = new Input();
@@ -27,7 +26,7 @@ final class NativeConnection {
     private volatile boolean outputShut;
     private volatile String peerDeath;
 
-    NativeConnection(Socket control, NativeStream stream, String transport) {
+    NativeConnection(FastSocket control, NativeStream stream, String transport) {
         this.control = control;
         this.stream = stream;
         this.transport = transport;
@@ -127,7 +126,7 @@ final class NativeConnection {
                 return -1;
             }
             try {
-                int n = stream.read(b, off, len, control.getSoTimeout());
+                int n = stream.read(b, off, len, control.soTimeoutMillis());
                 if (closing) {
                     // Closed while this read waited: the end the close sent may have come back
                     // first, but java.net says "closed" to a read that a close cut short.
