@@ -95,8 +95,7 @@ public final class FastRmiSockets {
             FastRmiConfig current = config;
             HostPolicy policy = current == null ? HostPolicy.OUTSIDE
                     : current.policyFor(current.usesHostNames() ? client.getHostName() : null, client);
-            Handshake.Answer answer = Negotiation.answer(offer, policy, FINGERPRINT,
-                    name -> NativeTransports.get(name) != null);
+            Handshake.Answer answer = Negotiation.answer(offer, policy, FINGERPRINT, NativeTransports::usable);
             NativeTransports.PeerEndpoint peer = null;
             long localId = NativeTransports.nextStreamId();
             if (NativeTransports.isNative(answer.transport().name())) {

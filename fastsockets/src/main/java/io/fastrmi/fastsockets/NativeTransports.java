@@ -122,26 +122,54 @@ public final class NativeTransports {
         return STREAM_IDS.incrementAndGet();
     }
 
-    /** The address a handshake carries: the context's address in hex, "/", the stream id. */
-    static String endpoint(NativeTransport transport, long streamId) {
-        return HexFormat.of().formatHex(transport.address()) + "/" + streamId;
+    /** Transports that only reach JVMs seeing the same shared memory ("ofi:shm", "ucx:shm"). */
+    static boolean isSameHostOnly(String name) {
+        return name.endsWith(":shm");
     }
 
-    /** A peer's end of a stream as a handshake carries it: its context's address and its stream id. */
-    record PeerEndpoint(byte[] address, long streamId) {
+    /**
+     * The address a handshake carries: this host's {@link HostIdentity}, "/", the context's address
+     * in hex, "/", the stream id.
+     */
+    static String endpoint(NativeTransport transport, long streamId) {
+        return HostIdentity.current() + "/" + HexFormat.of().formatHex(transport.address()) + "/" + streamId;
+    }
+
+    /** A peer's end of a stream as a handshake carries it: its host, its context's address and its stream id. */
+    record PeerEndpoint(String host, byte[] address, long streamId) {
+        /** Whether a stream of {@code transport} can reach this peer from here. */
+        boolean reachableOver(String transport) {
+            return !isSameHostOnly(transport) || host.equals(HostIdentity.current());
+        }
     }
 
     /** Reads an endpoint written by {@link #endpoint}; a malformed one is a {@link HandshakeException}. */
     static PeerEndpoint parseEndpoint(String peerEndpoint) throws HandshakeException {
-        int slash = peerEndpoint.lastIndexOf('/');
-        if (slash <= 0) {
-            throw new HandshakeException("transport address '" + peerEndpoint + "' is not ADDRESS/STREAM");
+        String[] parts = peerEndpoint.split("/", -1);
+        if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty()) {
+            throw new HandshakeException("transport address '" + peerEndpoint + "' is not HOST/ADDRESS/STREAM");
         }
         try {
-            return new PeerEndpoint(HexFormat.of().parseHex(peerEndpoint.substring(0, slash)),
-                    Long.parseLong(peerEndpoint.substring(slash + 1)));
+            return new PeerEndpoint(parts[0], HexFormat.of().parseHex(parts[1]), Long.parseLong(parts[2]));
         } catch (IllegalArgumentException e) {
             throw new HandshakeException("transport address '" + peerEndpoint + "' is malformed: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Whether this JVM can open a stream of the offered transport to the offering peer: the
+     * transport opens here, and a shared-memory one only for a peer on this host.
+     */
+    static boolean usable(Handshake.Transport offered) {
+        if (get(offered.name()) == null) {
+            return false;
+        }
+        try {
+            return parseEndpoint(offered.address()).reachableOver(offered.name());
+        } catch (HandshakeException e) {
+            FastRmiSockets.logOnce("endpoint:" + offered.name(), "FastRMI: a peer offered " + offered.name()
+                    + " with an address this JVM cannot read, using the next transport: " + e.getMessage());
+            return false;
         }
     }
 

@@ -56,12 +56,15 @@ public final class Negotiation {
      * otherwise plain, with the reason. Either way RMI then runs on the connection.
      */
     public static Handshake.Answer answer(Handshake.Offer offer, HostPolicy policyForClient, JvmFingerprint local) {
-        return answer(offer, policyForClient, local, name -> false);
+        return answer(offer, policyForClient, local, offered -> false);
     }
 
-    /** As above; {@code available} says which native transports this server can open. */
+    /**
+     * As above; {@code usable} says which of the offered native transports (with the client's
+     * address) this server can open a stream of to the client.
+     */
     public static Handshake.Answer answer(Handshake.Offer offer, HostPolicy policyForClient, JvmFingerprint local,
-            Predicate<String> available) {
+            Predicate<Handshake.Transport> usable) {
         Handshake.Transport transport = TCP;
         if (!policyForClient.optimize()) {
             return plain("client host is outside per the server's config", local, transport);
@@ -73,7 +76,7 @@ public final class Negotiation {
         Set<String> accepted = new LinkedHashSet<>(offer.optimizations());
         accepted.retainAll(policyForClient.optimizations());
         accepted.retainAll(IMPLEMENTED_OPTIMIZATIONS);
-        transport = chooseTransport(offer, policyForClient, available);
+        transport = chooseTransport(offer, policyForClient, usable);
         return new Handshake.Answer(true, "", local, accepted, transport);
     }
 
@@ -82,15 +85,15 @@ public final class Negotiation {
     }
 
     /**
-     * The server's most preferred transport that the client offered and this server can open; the
-     * TCP socket itself otherwise. Its address is the server's to fill in.
+     * The server's most preferred transport that the client offered and this server can use to
+     * reach it; the TCP socket itself otherwise. Its address is the server's to fill in.
      */
     private static Handshake.Transport chooseTransport(Handshake.Offer offer, HostPolicy policy,
-            Predicate<String> available) {
+            Predicate<Handshake.Transport> usable) {
         for (String preferred : policy.transports()) {
             for (Handshake.Transport offered : offer.transports()) {
                 if (offered.name().equals(preferred)
-                        && (!NativeTransports.isNative(preferred) || available.test(preferred))) {
+                        && (!NativeTransports.isNative(preferred) || usable.test(offered))) {
                     return new Handshake.Transport(preferred, "");
                 }
             }

@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.fastsockets.config.HostPolicy;
@@ -44,6 +45,45 @@ class NegotiationTest {
         Handshake.Answer answer = Negotiation.answer(offer, HostPolicy.INSIDE_LOCAL, JDK25);
         assertFalse(answer.fast());
         assertEquals("JVM fingerprint mismatch: server Java 25 vs client 17", answer.reason());
+    }
+
+    /** A server picks a shared-memory transport only for a client that sees the same shared memory. */
+    @Test
+    void sharedMemoryIsChosenOnlyForAClientOnThisHost() {
+        HostPolicy policy = new HostPolicy(true, Set.of(), List.of("ucx:shm", "ofi:tcp;ofi_rxm", "tcp"));
+        String here = HostIdentity.current();
+        Handshake.Answer sameHost = Negotiation.answer(offer(here), policy, JDK25, NegotiationTest::reachable);
+        assertEquals("ucx:shm", sameHost.transport().name());
+        Handshake.Answer otherHost = Negotiation.answer(offer("another-boot-id.21.1"), policy, JDK25,
+                NegotiationTest::reachable);
+        assertEquals("ofi:tcp;ofi_rxm", otherHost.transport().name(), "the next transport both have");
+    }
+
+    @Test
+    void endpointsCarryHostAddressAndStreamAndMalformedOnesAreNamed() throws Exception {
+        NativeTransports.PeerEndpoint peer = NativeTransports.parseEndpoint("h1.2.3/0aff/42");
+        assertEquals("h1.2.3", peer.host());
+        assertEquals(List.of((byte) 0x0a, (byte) 0xff), List.of(peer.address()[0], peer.address()[1]));
+        assertEquals(42, peer.streamId());
+        for (String bad : List.of("0aff/42", "h//42", "h/0aff/x", "h/0af/42", "h/0aff/42/7")) {
+            HandshakeException e = assertThrows(HandshakeException.class,
+                    () -> NativeTransports.parseEndpoint(bad));
+            assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
+    }
+
+    private static Handshake.Offer offer(String clientHost) {
+        return new Handshake.Offer(JDK25, Set.of(), List.of(new Handshake.Transport("ucx:shm", clientHost + "/00/1"),
+                new Handshake.Transport("ofi:tcp;ofi_rxm", clientHost + "/00/1"), Negotiation.TCP));
+    }
+
+    /** Reachability as the server decides it, for transports that all open here. */
+    private static boolean reachable(Handshake.Transport offered) {
+        try {
+            return NativeTransports.parseEndpoint(offered.address()).reachableOver(offered.name());
+        } catch (HandshakeException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
