@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * these machines are shared and noisy.
  *
  * <p>Usage: {@code Demo --agent fastrmi-agent.jar [--jdk HOME] [--calls N] [--rounds R]
- * [--transports tcp,ucx:shm,...]} (default transports: the built-in config's choice only)
+ * [--transports tcp,ucx:shm,...] [--spin 20us]} (default transports: the built-in config's choice
+ * only; --spin: the config's spin for every agent column)
  */
 public final class Demo {
 
@@ -41,6 +42,7 @@ public final class Demo {
         int calls = 2000;
         int rounds = 3;
         List<String> transports = List.of(BUILT_IN);
+        String spin = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--agent" -> agent = Path.of(args[i + 1]);
@@ -49,12 +51,13 @@ public final class Demo {
                 case "--calls" -> calls = Integer.parseInt(args[i + 1]);
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 case "--transports" -> transports = List.of(args[i + 1].split("\\s*,\\s*"));
+                case "--spin" -> spin = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (agent == null || args.length % 2 != 0) {
             System.err.println("usage: Demo --agent fastrmi-agent.jar [--jdk HOME] [--calls N] [--rounds R]"
-                    + " [--transports tcp,ucx:shm,...]");
+                    + " [--transports tcp,ucx:shm,...] [--spin 20us]");
             System.exit(2);
         }
         System.out.printf(Locale.ROOT, "FastRMI demo: the sample RMI application on JDK %s, %d calls per method"
@@ -66,7 +69,8 @@ public final class Demo {
         for (int round = 0; round < rounds; round++) {
             stock = best(stock, run(jdk, null, null, calls));
             for (String transport : transports) {
-                withAgent.put(transport, best(withAgent.get(transport), run(jdk, agent, configFor(configs, transport), calls)));
+                withAgent.put(transport, best(withAgent.get(transport),
+                        run(jdk, agent, configFor(configs, transport, spin), calls)));
             }
         }
         printTable(stock, withAgent);
@@ -86,12 +90,15 @@ public final class Demo {
     private record Transport(String name, Path config) {
     }
 
-    private static Transport configFor(Path dir, String transport) throws java.io.IOException {
-        if (transport.equals(BUILT_IN)) {
+    /** The config for one column: none for the built-in one; {@code spin} (null: the default) either way. */
+    private static Transport configFor(Path dir, String transport, String spin) throws java.io.IOException {
+        String spinLine = spin == null ? "" : "spin = " + spin;
+        if (transport.equals(BUILT_IN) && spin == null) {
             return new Transport(transport, null);
         }
         Path config = dir.resolve(transport.replaceAll("[^A-Za-z0-9_.-]", "_") + ".conf");
-        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        Files.write(config, transport.equals(BUILT_IN) ? List.of(spinLine, "[host local]", "optimize = on")
+                : List.of(spinLine, "[host local]", "optimize = on", "transports = " + transport + ", tcp"));
         return new Transport(transport, config);
     }
 

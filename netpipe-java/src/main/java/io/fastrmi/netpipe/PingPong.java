@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 public final class PingPong {
 
     private static final Pattern RESULT = Pattern.compile("^ROUNDTRIP ([0-9.]+)$");
-    private static final String[] TRANSPORTS = {"java.net", "ofi:shm", "ucx", "ofi:tcp;ofi_rxm"};
+    private static final String[] TRANSPORTS = {"java.net", "ofi:shm", "ucx:shm", "ofi:tcp;ofi_rxm", "ucx:tcp"};
 
     private PingPong() {
     }

@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * Calls every method of the sample service once and prints a transcript, one {@code CALL} line per
  * call; the transcript is the same whatever transport or wire format carried the calls. With
- * {@code --time N} it then times each method over N calls (after N warm-up calls) and prints
+ * {@code --time N} it then times each method over N calls (after 3N warm-up calls of every method) and prints
  * {@code TIME method microseconds} lines (the 1 MiB echo over N/10 calls).
  *
  * <p>Usage: {@code SampleClient host port [--time N]}
@@ -77,7 +77,11 @@ public final class SampleClient {
                 "CALL fail(\"on purpose\") = " + failure);
     }
 
-    /** Mean round-trip time in microseconds of each method over {@code n} calls, after {@code n} warm-up calls. */
+    /**
+     * Mean round-trip time in microseconds of each method over {@code n} calls (the 1 MiB echo over
+     * n/10), measured after every method has had {@code warmUpRounds} times as many warm-up calls:
+     * on a 2-core machine the JIT compilers would otherwise share the cores with the timed calls.
+     */
     public static Map<String, Double> time(SampleService service, Callback callback, int n) throws RemoteException {
         Map<String, RemoteCall> calls = new LinkedHashMap<>();
         double[] mib = new double[131072];
@@ -87,19 +91,30 @@ public final class SampleClient {
         calls.put("transform", () -> service.transform(payload));
         calls.put("echo(double[131072])", () -> service.echo(mib));
         calls.put("visit(callback,1)", () -> service.visit(callback, 1));
+        int warmUpRounds = 3;
+        for (int round = 0; round < warmUpRounds; round++) {
+            for (Map.Entry<String, RemoteCall> call : calls.entrySet()) {
+                repeat(call.getValue(), count(call.getKey(), n));
+            }
+        }
         Map<String, Double> micros = new LinkedHashMap<>();
         for (Map.Entry<String, RemoteCall> call : calls.entrySet()) {
-            int count = call.getKey().startsWith("echo") ? Math.max(1, n / 10) : n;
-            for (int i = 0; i < count; i++) {
-                call.getValue().run();
-            }
+            int count = count(call.getKey(), n);
             long start = System.nanoTime();
-            for (int i = 0; i < count; i++) {
-                call.getValue().run();
-            }
+            repeat(call.getValue(), count);
             micros.put(call.getKey(), (System.nanoTime() - start) / 1e3 / count);
         }
         return micros;
+    }
+
+    private static int count(String method, int n) {
+        return method.startsWith("echo") ? Math.max(1, n / 10) : n;
+    }
+
+    private static void repeat(RemoteCall call, int count) throws RemoteException {
+        for (int i = 0; i < count; i++) {
+            call.run();
+        }
     }
 
     @FunctionalInterface
