@@ -22,7 +22,7 @@
  *    progress wakes the streams it delivered to (and kicks the poller when it waits for
  *    one of them); when the poller leaves, a sleeping waiter takes its place.
  */
-#define _GNU_SOURCE /* pthread_condattr_setclock, sched_yield */
+#define _GNU_SOURCE /* pthread_condattr_setclock */
 
 #include <sched.h>
 #include <stdio.h>
@@ -602,6 +602,24 @@ static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
 static int fr_send_ready(const struct fastrmi_stream *s);
 static int fr_tx_ready(const struct fastrmi_stream *s);
 
+/*
+ * A pause between two polls of a spinning wait. Not sched_yield: that is a system call per
+ * poll, and with another thread runnable (a JIT compiler, a GC) it hands this core over for a
+ * time slice, which is what spinning is there to avoid.
+ */
+static void fr_relax(void)
+{
+	for (int i = 0; i < 16; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		__asm__ __volatile__("yield");
+#else
+		__asm__ __volatile__("" ::: "memory");
+#endif
+	}
+}
+
 /* Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err). */
 static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
 			char *err, size_t errlen)
@@ -630,7 +648,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 		if (now - start < ctx->spin_nsec) {
 			/* Spin, but let other threads of this context at the lock. */
 			pthread_mutex_unlock(&ctx->lock);
-			sched_yield();
+			fr_relax();
 			pthread_mutex_lock(&ctx->lock);
 			continue;
 		}
