@@ -24,8 +24,14 @@ public final class ClientHandshake {
     public record Target(InetAddress address, String name, HostPolicy policy) {
     }
 
-    /** What came back: the server's answer, or (null answer) why the connection must be plain. */
-    record Outcome(Handshake.Answer answer, String plainReason) {
+    /**
+     * What came back: the server's answer, or (null answer) why the connection must be plain;
+     * {@code refused}: a standard server said so (its endpoint may be remembered as plain).
+     */
+    record Outcome(Handshake.Answer answer, String plainReason, boolean refused) {
+        Outcome(Handshake.Answer answer, String plainReason) {
+            this(answer, plainReason, answer == null);
+        }
     }
 
     public static Target target(FastRmiConfig config, String host) throws IOException {
@@ -46,6 +52,24 @@ public final class ClientHandshake {
             io.fastrmi.fastsockets.nativelib.NativeTransport transport = NativeTransports.get(name);
             return transport == null ? null : NativeTransports.endpoint(transport, localStreamId);
         });
+    }
+
+    /**
+     * The connection reset while the offer was being sent. A standard server answers with
+     * ProtocolNack and closes at once, so the rest of the offer can meet a reset: its Nack is still
+     * there to read. Without it the server went away (a JVM exiting, say): plain this once, not a
+     * refusal to remember.
+     */
+    static Outcome afterResetOnOffer(Socket socket, IOException reset) {
+        try {
+            socket.setSoTimeout(1000);
+            if (socket.getInputStream().read() == Jrmp.PROTOCOL_NACK) {
+                return new Outcome(null, NACK + ", the connection reset on the rest of the offer");
+            }
+        } catch (IOException e) {
+            // nothing left to read: no Nack came
+        }
+        return new Outcome(null, "the connection reset during the FastRMI offer: " + reset.getMessage(), false);
     }
 
     /** Sends {@code offer} on {@code socket} and reads the answer; a standard server's refusal is plain, not an error. */

@@ -57,22 +57,22 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             } catch (HandshakeException e) {
                 throw e;
             } catch (IOException e) {
-                // A standard server answers the opening with ProtocolNack and closes at once, so
-                // the rest of the offer can meet a reset connection (EPIPE, ECONNRESET) before the
-                // Nack is read. A FastRMI server reads the whole offer before it answers, so this
-                // is a standard server: plain, as for a Nack.
-                outcome = new ClientHandshake.Outcome(null, ClientHandshake.NACK + ", the connection reset on the offer: "
-                        + e.getMessage());
+                outcome = ClientHandshake.afterResetOnOffer(socket, e);
             }
             if (outcome.answer() == null) {
-                // A standard RMI server (or one that closes on what it does not know): plain from now on.
+                // A standard RMI server (or one that closes on what it does not know): plain from
+                // now on. A server that went away mid-offer is not remembered, and its plain
+                // connection fails as RMI's own would.
                 FastRmiSockets.closeQuietly(socket);
-                plainEndpoints.remember(host, port);
+                if (outcome.refused()) {
+                    plainEndpoints.remember(host, port);
+                }
+                Socket plain = new Socket(address, port);
                 event.result = "plain";
                 event.reason = outcome.plainReason();
                 event.transport = "tcp";
                 event.commit();
-                return new Socket(address, port);
+                return plain;
             }
             socket.setSoTimeout(0);
             Handshake.Answer answer = outcome.answer();

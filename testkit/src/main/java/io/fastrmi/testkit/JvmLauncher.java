@@ -146,7 +146,7 @@ public final class JvmLauncher {
 
     public ManagedJvm start() {
         List<String> cmd = command();
-        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(cmd);
         builder.environment().putAll(environment);
         try {
             return new ManagedJvm(name, jdk, cmd, builder.start(), timeLimit);

@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A running JVM started by {@link JvmLauncher}: its output (stdout and stderr merged) is captured line
+ * A running JVM started by {@link JvmLauncher}: its output (stdout and stderr, each line whole) is captured line
  * by line, a caller can wait for a line, send lines to its standard input, stop it (SIGTERM, which
  * still dumps a JFR recording) or kill it. {@link #close()} never leaves it running.
  */
@@ -46,6 +46,7 @@ public final class ManagedJvm implements AutoCloseable {
     private final Process process;
     private final List<String> lines = new ArrayList<>();
     private final Thread pump;
+    private final Thread errorPump;
     private final ScheduledFuture<?> deadline;
     private volatile boolean killedByTimeLimit;
 
@@ -59,9 +60,14 @@ public final class ManagedJvm implements AutoCloseable {
             killedByTimeLimit = true;
             process.destroyForcibly();
         }, timeLimit.toMillis(), TimeUnit.MILLISECONDS);
-        this.pump = new Thread(this::pumpOutput, "fastrmi-jvm-output-" + name);
-        pump.setDaemon(true);
-        pump.start();
+        // Two pumps, one per stream, so that a line is never cut by the other stream's output
+        // (the JVM's warnings on stderr would otherwise land in the middle of stdout's lines).
+        this.pump = new Thread(() -> pumpOutput(process.getInputStream()), "fastrmi-jvm-stdout-" + name);
+        this.errorPump = new Thread(() -> pumpOutput(process.getErrorStream()), "fastrmi-jvm-stderr-" + name);
+        for (Thread thread : List.of(pump, errorPump)) {
+            thread.setDaemon(true);
+            thread.start();
+        }
         process.onExit().thenRun(() -> {
             LIVE.remove(process);
             deadline.cancel(false);
@@ -142,7 +148,7 @@ public final class ManagedJvm implements AutoCloseable {
                 process.destroyForcibly();
                 throw failure("did not exit within " + timeout);
             }
-            pump.join(TimeUnit.SECONDS.toMillis(10));
+            joinPumps();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
@@ -165,12 +171,17 @@ public final class ManagedJvm implements AutoCloseable {
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
             }
-            pump.join(TimeUnit.SECONDS.toMillis(10));
+            joinPumps();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
         }
         return process.isAlive() ? -1 : process.exitValue();
+    }
+
+    private void joinPumps() throws InterruptedException {
+        pump.join(TimeUnit.SECONDS.toMillis(10));
+        errorPump.join(TimeUnit.SECONDS.toMillis(10));
     }
 
     /** Kills the JVM if it still runs. */
@@ -223,9 +234,8 @@ public final class ManagedJvm implements AutoCloseable {
         }
     }
 
-    private void pumpOutput() {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    private void pumpOutput(java.io.InputStream stream) {
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 synchronized (lines) {
