@@ -305,14 +305,12 @@ static void fr_shm_unlink_own_regions(void)
 	dir = opendir("/dev/shm");
 	if (dir == NULL)
 		return; /* at exit there is no one to tell; nothing was created there either */
-	while ((entry = readdir(dir)) != NULL) {
+	/* Failures of unlinkat (gone already) and closedir leave nothing to do at exit. */
+	while ((entry = readdir(dir)) != NULL)
 		if (strncmp(entry->d_name, prefix, prefix_len) == 0 &&
-		    fr_is_region_suffix(entry->d_name + prefix_len) &&
-		    unlinkat(dirfd(dir), entry->d_name, 0) != 0)
-			continue; /* gone already, or not ours to remove: nothing to do at exit */
-	}
-	if (closedir(dir) != 0)
-		return;
+		    fr_is_region_suffix(entry->d_name + prefix_len))
+			(void)unlinkat(dirfd(dir), entry->d_name, 0);
+	(void)closedir(dir);
 }
 
 static pthread_once_t fr_shm_cleanup_once = PTHREAD_ONCE_INIT;

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -624,6 +625,21 @@ out:
 
 static pid_t death_child_pid;
 
+/* The shm regions ("PID:N:N" in /dev/shm) of a process we killed: it cannot unlink them itself. */
+static void remove_shm_regions_of(pid_t pid)
+{
+	char pattern[64];
+	glob_t found;
+
+	snprintf(pattern, sizeof(pattern), "/dev/shm/%ld:*:*", (long)pid);
+	if (glob(pattern, 0, NULL, &found) != 0)
+		return; /* none (GLOB_NOMATCH), or nothing we could list */
+	for (size_t i = 0; i < found.gl_pathc; i++)
+		if (unlink(found.gl_pathv[i]) != 0)
+			fprintf(stderr, "# cannot remove %s: %s\n", found.gl_pathv[i], strerror(errno));
+	globfree(&found);
+}
+
 static int death_parent(struct side *s, char *why, size_t whylen)
 {
 	unsigned char *buf = malloc(MIB);
@@ -637,6 +653,7 @@ static int death_parent(struct side *s, char *why, size_t whylen)
 		goto out;
 	kill(death_child_pid, SIGKILL);
 	waitpid(death_child_pid, NULL, 0);
+	remove_shm_regions_of(death_child_pid);
 
 	/* No data will come: the receive gives up (timeout, or the provider's error). */
 	n = fastrmi_recv(st, buf, 1, 300, err, sizeof(err));

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.rmi.server.RMISocketFactory;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,6 +24,8 @@ public final class FastRmiSockets {
 
     private static volatile FastRmiConfig config;
     private static volatile FastRmiSocketFactory factory;
+    /** The config's native transports, opened in the background at RMI's first use. */
+    private static volatile List<String> transportsToOpen = List.of();
     private static final JvmFingerprint FINGERPRINT = JvmFingerprint.current();
     /** Stock RMI's limit on reading a peer's opening, which bounds our handshake too. */
     static final int HANDSHAKE_TIMEOUT_MILLIS = Integer.getInteger("sun.rmi.transport.tcp.handshakeTimeout", 60_000);
@@ -33,6 +36,7 @@ public final class FastRmiSockets {
     /** Switches FastRMI sockets on for RMI's default socket factory. */
     public static synchronized void install(FastRmiConfig installed) {
         config = installed;
+        transportsToOpen = installed.allTransports();
         factory = new FastRmiSocketFactory(installed, FINGERPRINT);
     }
 
@@ -50,7 +54,7 @@ public final class FastRmiSockets {
         if (ours == null) {
             return chosenByRmi;
         }
-        NativeTransports.warmUp(config.allTransports());
+        NativeTransports.warmUp(transportsToOpen);
         RMISocketFactory global = RMISocketFactory.getSocketFactory();
         if (global != null) {
             logOnce("global:" + global.getClass().getName(), "FastRMI: the application set a global RMISocketFactory ("

@@ -6,6 +6,7 @@ import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class NativeTransports {
      * Called by the agent: how to find the library, the class loader that sees the FFM binding, and
      * how long a waiting thread spins before it blocks (the config's {@code spin}).
      */
-    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, java.time.Duration spin) {
+    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, Duration spin) {
         locator = libraryLocator;
         bindingLoader = loader;
         spinMicros = (int) Math.min(Integer.MAX_VALUE, spin.toNanos() / 1000);
