@@ -1,11 +1,14 @@
 package io.fastrmi.agent;
 
 import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.JvmScope;
 import io.fastrmi.fastsockets.NativeTransports;
 import io.fastrmi.fastsockets.config.ConfigException;
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
+import java.util.Map;
+import java.util.Set;
 
 /** The part of start-up that uses FastRMI's runtime classes: called once they are on the boot class path. */
 final class Startup {
@@ -13,14 +16,28 @@ final class Startup {
     private Startup() {
     }
 
+    /**
+     * Every socket of the JVM: FastRMI's socket implementation calls the JDK's own through
+     * {@code java.net}, which is opened to it (the boot class path's unnamed module) for that.
+     */
+    private static void installJvmScope(Instrumentation inst) throws java.io.IOException {
+        Module fastsockets = JvmScope.class.getModule();
+        inst.redefineModule(Object.class.getModule(), Set.of(), Map.of(), Map.of("java.net", Set.of(fastsockets)),
+                Set.of(), Map.of());
+        JvmScope.install(BootstrapJar.cacheDirectory().resolve("listeners"));
+    }
+
     /** Loads the config (a bad one throws before anything changes), then switches FastRMI on. */
     static void installRuntime(Instrumentation inst, AgentOptions.ConfigSource source)
-            throws ConfigException, ClassNotFoundException, UnmodifiableClassException {
+            throws ConfigException, ClassNotFoundException, UnmodifiableClassException, java.io.IOException {
         FastRmiConfig config = ConfigLoading.load(source, System.getProperties(), System.getenv());
         FastRmiSockets.install(config);
         // The library is only looked for when a native transport is first offered.
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin());
         Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
         RmiInstrumentation.install(inst, helpers);
+        if (config.scope() == FastRmiConfig.Scope.JVM) {
+            installJvmScope(inst);
+        }
     }
 }

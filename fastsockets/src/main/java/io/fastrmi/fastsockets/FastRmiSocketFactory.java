@@ -29,7 +29,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        return new FastServerSocket(port);
+        return FastServerSocket.create(port);
     }
 
     @Override
@@ -46,7 +46,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
         event.begin();
         event.side = "client";
         event.peer = address.getHostAddress() + ":" + port;
-        FastSocket socket = new FastSocket(false);
+        FastSocket socket = FastSocket.create(false);
         try {
             socket.connect(new InetSocketAddress(address, port));
             socket.setSoTimeout(FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
@@ -77,13 +77,9 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             socket.setSoTimeout(0);
             Handshake.Answer answer = outcome.answer();
             socket.negotiated(answer);
-            String transport = answer.transport().name();
-            if (NativeTransports.isNative(transport)) {
-                io.fastrmi.fastsockets.nativelib.NativeTransport nativeTransport = NativeTransports.get(transport);
-                if (nativeTransport == null) {
-                    throw new HandshakeException("the server chose " + transport + ", which this JVM did not offer");
-                }
-                socket.attach(NativeTransports.openStream(nativeTransport, answer.transport().address(), localId), transport);
+            io.fastrmi.fastsockets.nativelib.NativeStream stream = NativeTransports.openAnswered(answer, localId);
+            if (stream != null) {
+                socket.attach(stream, answer.transport().name());
             }
             FastRmiSockets.record(event, answer);
             return socket;

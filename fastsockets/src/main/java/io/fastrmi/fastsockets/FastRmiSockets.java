@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets;
 
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,6 +45,17 @@ public final class FastRmiSockets {
         return FINGERPRINT;
     }
 
+    /** The config installed; the built-in one before (a JVM without the agent never asks). */
+    static FastRmiConfig config() {
+        FastRmiConfig current = config;
+        return current == null ? FastRmiConfig.builtIn() : current;
+    }
+
+    /** Opens the config's native transports in the background, once (see {@link NativeTransports#warmUp}). */
+    static void warmUpTransports() {
+        NativeTransports.warmUp(transportsToOpen);
+    }
+
     /**
      * The factory RMI uses where the application chose none: {@code chosenByRmi} is what RMI's
      * {@code TCPEndpoint.chooseFactory} picked, the application's global factory if it set one (left
@@ -54,7 +66,7 @@ public final class FastRmiSockets {
         if (ours == null) {
             return chosenByRmi;
         }
-        NativeTransports.warmUp(transportsToOpen);
+        warmUpTransports();
         RMISocketFactory global = RMISocketFactory.getSocketFactory();
         if (global != null) {
             logOnce("global:" + global.getClass().getName(), "FastRMI: the application set a global RMISocketFactory ("
@@ -99,53 +111,24 @@ public final class FastRmiSockets {
             FastRmiConfig current = config;
             HostPolicy policy = current == null ? HostPolicy.OUTSIDE
                     : current.policyFor(current.usesHostNames() ? client.getHostName() : null, client);
-            Handshake.Answer answer = Negotiation.answer(offer, policy, FINGERPRINT, NativeTransports::usable);
-            NativeTransports.PeerEndpoint peer = null;
-            long localId = NativeTransports.nextStreamId();
-            if (NativeTransports.isNative(answer.transport().name())) {
-                String name = answer.transport().name();
-                try {
-                    peer = NativeTransports.parseEndpoint(offeredEndpoint(offer, name));
-                    answer = new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(),
-                            answer.optimizations(), new Handshake.Transport(name,
-                                    NativeTransports.endpoint(NativeTransports.get(name), localId)));
-                } catch (HandshakeException e) {
-                    logOnce("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
-                    answer = new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(),
-                            answer.optimizations(), Negotiation.TCP);
-                }
-            }
+            ServerPairing pairing = ServerPairing.pair(offer,
+                    Negotiation.answer(offer, policy, FINGERPRINT, NativeTransports::usable));
+            Handshake.Answer answer = pairing.answer();
             Handshake.writeAnswer(socket.rawOutputStream(), answer);
             socket.negotiated(answer);
-            if (peer != null) {
-                // Opened after the answer, so that the client opens its end meanwhile: the first
-                // grant of credit needs both ends' progress on some transports (rxm, UCX wire-up).
-                String name = answer.transport().name();
-                try {
-                    socket.attach(NativeTransports.openStream(NativeTransports.get(name), peer, localId), name);
-                } catch (IOException e) {
-                    throw new HandshakeException("cannot open the " + name + " stream the answer named: " + e.getMessage(), e);
-                }
+            NativeStream stream = pairing.open();
+            if (stream != null) {
+                socket.attach(stream, answer.transport().name());
             }
             record(event, answer);
         } catch (IOException e) {
             event.result = "plain";
             event.reason = "bad handshake: " + e.getMessage();
             event.commit();
-            log().log(System.Logger.Level.WARNING, "FastRMI: closing the connection from " + event.peer + ": "
-                    + e.getMessage());
+            warn("FastRMI: closing the connection from " + event.peer + ": " + e.getMessage());
             closeQuietly(socket);
             throw e instanceof HandshakeException ? e : new HandshakeException("handshake failed: " + e.getMessage(), e);
         }
-    }
-
-    private static String offeredEndpoint(Handshake.Offer offer, String name) throws HandshakeException {
-        for (Handshake.Transport offered : offer.transports()) {
-            if (offered.name().equals(name)) {
-                return offered.address();
-            }
-        }
-        throw new HandshakeException("transport " + name + " was not offered");
     }
 
     /**
@@ -178,6 +161,10 @@ public final class FastRmiSockets {
     static String peer(Socket socket) {
         InetAddress address = socket.getInetAddress();
         return address == null ? "?" : address.getHostAddress() + ":" + socket.getPort();
+    }
+
+    static void warn(String message) {
+        log().log(System.Logger.Level.WARNING, message);
     }
 
     static void logOnce(String key, String message) {

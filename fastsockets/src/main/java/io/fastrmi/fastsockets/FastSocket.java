@@ -22,7 +22,18 @@ public class FastSocket extends Socket {
     private volatile int soTimeout;
 
     /** An unconnected socket; {@code serverSide}: for {@code ServerSocket.implAccept}. */
-    FastSocket(boolean serverSide) {
+    static FastSocket create(boolean serverSide) throws java.net.SocketException {
+        java.net.SocketImpl platform = JvmScope.platformImplForRmi(false);
+        return platform == null ? new FastSocket(serverSide) : new FastSocket(platform, serverSide);
+    }
+
+    private FastSocket(boolean serverSide) {
+        this.serverSide = serverSide;
+    }
+
+    /** Under scope = jvm: the JDK's implementation, as RMI's sockets negotiate for themselves. */
+    private FastSocket(java.net.SocketImpl platform, boolean serverSide) throws java.net.SocketException {
+        super(platform);
         this.serverSide = serverSide;
     }
 
@@ -43,7 +54,7 @@ public class FastSocket extends Socket {
 
     /** From now on the bytes go over {@code stream}; this socket's TCP connection is the control channel. */
     void attach(io.fastrmi.fastsockets.nativelib.NativeStream stream, String transport) throws IOException {
-        NativeConnection connection = new NativeConnection(this, stream, transport);
+        NativeConnection connection = new NativeConnection(this::soTimeoutMillis, this, stream, transport);
         connection.watch(super.getInputStream(), FastRmiSockets.peer(this));
         nativeConnection = connection;
     }

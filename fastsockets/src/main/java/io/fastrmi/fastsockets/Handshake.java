@@ -88,6 +88,29 @@ public final class Handshake {
         writeBody(o, body);
     }
 
+    /**
+     * Reads a whole offer, opening included, from a client known to send one (scope = jvm): any
+     * other opening is a {@link HandshakeException} that names the bytes.
+     */
+    public static Offer readOffer(InputStream in) throws IOException {
+        DataInputStream o = new DataInputStream(in);
+        int magic;
+        int version;
+        int protocol;
+        try {
+            magic = o.readInt();
+            version = o.readShort();
+            protocol = o.readUnsignedByte();
+        } catch (EOFException e) {
+            throw new HandshakeException("the connection ended before the FastRMI offer's opening", e);
+        }
+        if (magic != Jrmp.MAGIC || version != Jrmp.VERSION || protocol != Jrmp.PROTOCOL_FASTRMI) {
+            throw new HandshakeException(String.format("expected a FastRMI offer, got the opening %08x %04x %02x",
+                    magic, version & 0xffff, protocol));
+        }
+        return readOfferBody(in);
+    }
+
     /** Reads an offer's length and body; the caller has read the 7-byte opening. */
     public static Offer readOfferBody(InputStream in) throws IOException {
         DataInputStream b = body(in, "offer");

@@ -11,7 +11,7 @@ import jdk.jfr.StackTrace;
 @Name("fastrmi.Handshake")
 @Label("FastRMI Handshake")
 @Category("FastRMI")
-@Description("The negotiation of one RMI connection: fast or plain, and why")
+@Description("The negotiation of one connection (RMI's, or any socket under scope = jvm): fast or plain, and why")
 @StackTrace(false)
 public final class HandshakeEvent extends Event {
 
@@ -20,6 +20,10 @@ public final class HandshakeEvent extends Event {
 
     @Label("Side")
     public String side;
+
+    @Label("Scope")
+    @Description("rmi: a connection of RMI's; jvm: any other socket of a JVM with scope = jvm")
+    public String scope = "rmi";
 
     @Label("Result")
     @Description("fast or plain")

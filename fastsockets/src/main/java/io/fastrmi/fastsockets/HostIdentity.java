@@ -29,6 +29,20 @@ final class HostIdentity {
     }
 
     /**
+     * This JVM's network namespace as a number ("4026531840"), or null where it cannot be read: TCP
+     * ports belong to a namespace, so a directory of listeners must be kept per namespace.
+     */
+    static String netNamespace() {
+        try {
+            String link = Files.readSymbolicLink(NET_NAMESPACE).toString();
+            String number = link.replaceAll("[^0-9]", "");
+            return number.isEmpty() ? null : number;
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /**
      * "BOOTID.DEV.INODE.net:[N]"; where one cannot be read, an identity of this JVM alone (no other JVM
      * ever matches it, so shared memory is never chosen on a guess).
      */

@@ -1,22 +1,27 @@
 package io.fastrmi.fastsockets;
 
 import io.fastrmi.fastsockets.nativelib.NativeStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.util.function.IntSupplier;
 
 /**
- * A FastSocket's bytes on a native stream, with its TCP socket kept as the control channel: an
- * orderly close sends {@link #BYE} on it after the stream's end, so the peer tells a close from a
- * death (the TCP connection ending without it) and fails its stream at once when the peer dies.
+ * A socket's bytes on a native stream (RMI's {@link FastSocket}, or any socket under scope = jvm),
+ * with its TCP connection kept as the control channel: an orderly close sends {@link #BYE} on it
+ * after the stream's end, so the peer tells a close from a death (the TCP connection ending without
+ * it) and fails its stream at once when the peer dies.
  */
 final class NativeConnection {
 
     static final int BYE = 0x42;
 
-    private final FastSocket control;
+    /** The socket's SO_TIMEOUT, read by every read; and what closing a stream closes (the socket). */
+    private final IntSupplier soTimeoutMillis;
+    private final Closeable socket;
     private final NativeStream stream;
     private final String transport;
     private final Input input = new Input();
@@ -26,8 +31,9 @@ final class NativeConnection {
     private volatile boolean outputShut;
     private volatile String peerDeath;
 
-    NativeConnection(FastSocket control, NativeStream stream, String transport) {
-        this.control = control;
+    NativeConnection(IntSupplier soTimeoutMillis, Closeable socket, NativeStream stream, String transport) {
+        this.soTimeoutMillis = soTimeoutMillis;
+        this.socket = socket;
         this.stream = stream;
         this.transport = transport;
     }
@@ -126,7 +132,7 @@ final class NativeConnection {
                 return -1;
             }
             try {
-                int n = stream.read(b, off, len, control.soTimeoutMillis());
+                int n = stream.read(b, off, len, soTimeoutMillis.getAsInt());
                 if (closing) {
                     // Closed while this read waited: the end the close sent may have come back
                     // first, but java.net says "closed" to a read that a close cut short.
@@ -147,7 +153,7 @@ final class NativeConnection {
 
         @Override
         public void close() throws IOException {
-            control.close();
+            socket.close();
         }
     }
 
@@ -171,7 +177,7 @@ final class NativeConnection {
 
         @Override
         public void close() throws IOException {
-            control.close();
+            socket.close();
         }
     }
 }

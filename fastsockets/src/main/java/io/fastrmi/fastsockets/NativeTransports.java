@@ -174,9 +174,20 @@ public final class NativeTransports {
         }
     }
 
-    /** Opens the local end of a stream to the peer endpoint written by {@link #endpoint}. */
-    static NativeStream openStream(NativeTransport transport, String peerEndpoint, long localId) throws IOException {
-        return openStream(transport, parseEndpoint(peerEndpoint), localId);
+    /**
+     * The client's end of the native stream a server's answer named (for stream {@code localId} of
+     * the offer), or null when the answer chose tcp.
+     */
+    static NativeStream openAnswered(Handshake.Answer answer, long localId) throws IOException {
+        String name = answer.transport().name();
+        if (!isNative(name)) {
+            return null;
+        }
+        NativeTransport transport = get(name);
+        if (transport == null) {
+            throw new HandshakeException("the server chose " + name + ", which this JVM did not offer");
+        }
+        return openStream(transport, parseEndpoint(answer.transport().address()), localId);
     }
 
     static NativeStream openStream(NativeTransport transport, PeerEndpoint peer, long localId) throws IOException {

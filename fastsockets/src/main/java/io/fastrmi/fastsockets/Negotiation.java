@@ -80,6 +80,19 @@ public final class Negotiation {
         return new Handshake.Answer(true, "", local, accepted, transport);
     }
 
+    /**
+     * The answer for a socket outside RMI (scope = jvm): its bytes are the application's, so the
+     * JVMs' fingerprints need not match and no lean-format optimization applies; only the host
+     * policy and the transports count.
+     */
+    public static Handshake.Answer answerForBytes(Handshake.Offer offer, HostPolicy policyForClient, JvmFingerprint local,
+            Predicate<Handshake.Transport> usable) {
+        if (!policyForClient.optimize()) {
+            return plain("client host is outside per the server's config", local, TCP);
+        }
+        return new Handshake.Answer(true, "", local, Set.of(), chooseTransport(offer, policyForClient, usable));
+    }
+
     private static Handshake.Answer plain(String reason, JvmFingerprint local, Handshake.Transport transport) {
         return new Handshake.Answer(false, reason, local, Set.of(), transport);
     }

@@ -24,7 +24,7 @@ class ServerHandshakeTest {
     @BeforeEach
     void listen() throws IOException {
         FastRmiSockets.install(FastRmiConfig.builtIn());
-        server = new FastServerSocket(0);
+        server = FastServerSocket.create(0);
     }
 
     @AfterEach

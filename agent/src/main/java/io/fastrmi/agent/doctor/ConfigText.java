@@ -26,6 +26,7 @@ public final class ConfigText {
         lines.add("plain-ttl = " + duration(config.plainTtl()));
         lines.add("spin = " + duration(config.spin()));
         config.nativeLibrary().ifPresent(path -> lines.add("native-library = " + path));
+        lines.add("offer-ports = " + config.offerPorts());
         lines.add("");
         lines.add("[defaults]");
         policy(lines, config.defaults());
@@ -55,6 +56,7 @@ public final class ConfigText {
         lines.add("optimize = " + (policy.optimize() ? "on" : "off"));
         lines.add("optimizations = " + optimizations(policy.optimizations()));
         lines.add("transports = " + String.join(", ", policy.transports()));
+        lines.add("jvm-ports = " + policy.jvmPorts());
     }
 
     /** {@code all}, {@code none}, or the names in their fixed order (that of the handshake's bits). */

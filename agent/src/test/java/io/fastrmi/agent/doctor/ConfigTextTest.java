@@ -17,16 +17,19 @@ class ConfigTextTest {
                 "scope = rmi",
                 "plain-ttl = 5m",
                 "spin = 20us",
+                "offer-ports = 61000-61999",
                 "",
                 "[defaults]",
                 "optimize = off",
                 "optimizations = none",
                 "transports = tcp",
+                "jvm-ports = none",
                 "",
                 "[host local]    # built in",
                 "optimize = on",
                 "optimizations = all",
-                "transports = ucx:shm, tcp"), ConfigText.lines(FastRmiConfig.builtIn()));
+                "transports = ucx:shm, tcp",
+                "jvm-ports = none"), ConfigText.lines(FastRmiConfig.builtIn()));
     }
 
     @Test
@@ -35,6 +38,7 @@ class ConfigTextTest {
                 "# the cluster",
                 "scope = rmi",
                 "plain-ttl = 1500ms",
+                "offer-ports = 62000-62099",
                 "",
                 "[defaults]",
                 "transports = tcp",
@@ -42,27 +46,32 @@ class ConfigTextTest {
                 "optimize = on",
                 "optimizations = bulk-arrays, class-table",
                 "transports = ofi:tcp;ofi_rxm, tcp",
+                "jvm-ports = 9000-9099, 7000",
                 "[host local]",
                 "optimize = yes"));
         assertEquals(List.of(
                 "scope = rmi",
                 "plain-ttl = 1500ms",
                 "spin = 20us",
+                "offer-ports = 62000-62099",
                 "",
                 "[defaults]",
                 "optimize = off",
                 "optimizations = none",
                 "transports = tcp",
+                "jvm-ports = none",
                 "",
-                "[host node*.cluster 10.1.0.0/16 fd00::/8]    # line 7",
+                "[host node*.cluster 10.1.0.0/16 fd00::/8]    # line 8",
                 "optimize = on",
                 "optimizations = class-table, bulk-arrays",
                 "transports = ofi:tcp;ofi_rxm, tcp",
+                "jvm-ports = 9000-9099, 7000",
                 "",
-                "[host local]    # line 11",
+                "[host local]    # line 13",
                 "optimize = on",
                 "optimizations = none",
-                "transports = tcp"), ConfigText.lines(config));
+                "transports = tcp",
+                "jvm-ports = none"), ConfigText.lines(config));
     }
 
     /** What the doctor prints parses back into the same config. */

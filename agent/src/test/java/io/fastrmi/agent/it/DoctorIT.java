@@ -93,16 +93,19 @@ class DoctorIT {
                 + "  scope = rmi\n"
                 + "  plain-ttl = 5m\n"
                 + "  spin = 20us\n"
+                + "  offer-ports = 61000-61999\n"
                 + "\n"
                 + "  [defaults]\n"
                 + "  optimize = off\n"
                 + "  optimizations = none\n"
                 + "  transports = tcp\n"
+                + "  jvm-ports = none\n"
                 + "\n"
                 + "  [host local]    # built in\n"
                 + "  optimize = on\n"
                 + "  optimizations = all\n"
-                + "  transports = ucx:shm, tcp\n"), text);
+                + "  transports = ucx:shm, tcp\n"
+                + "  jvm-ports = none\n"), text);
         assertEquals("available (pure Java)", run.value("tcp"), text);
         assertTrue(run.value("native library").endsWith(".so (libfastrmi 0.1.0)"), text);
         assertTrue(run.value("libfabric").startsWith("1."), text);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.agent.nativeit.GreetingMain;
 import io.fastrmi.agent.nativeit.SocketSemanticsMain;
 import io.fastrmi.sample.SampleClient;
 import io.fastrmi.sample.SampleServer;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class NativeMultiHostIT {
 
     private static final Duration TIME_LIMIT = Duration.ofMinutes(3);
+    private static final Pattern READY = Pattern.compile("^READY port=(\\d+)$");
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ofi:tcp;ofi_rxm", "ucx:tcp"})
@@ -75,6 +77,85 @@ class NativeMultiHostIT {
             Files.write(config, List.of("[host " + net.address("host1") + " " + net.address("host2") + "]",
                     "optimize = on", "transports = ucx:shm, ofi:shm, ofi:tcp;ofi_rxm, tcp"));
             assertEverySampleConnectionIsOn("ofi:tcp;ofi_rxm", net, config, dir);
+        }
+    }
+
+    /**
+     * scope = jvm across hosts, where the config names the listeners' ports (jvm-ports): java.net
+     * sockets from host2 to host1 run the socket-semantics scenarios on the transport; a listener
+     * that greets first serves a client with the agent natively and one without it plainly, at once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ucx:tcp", "ofi:tcp;ofi_rxm"})
+    void javaNetSocketsCrossHostsToTheListenersTheConfigNames(String transport) throws Exception {
+        TestNetwork.requireAvailable();
+        Path dir = ItSupport.directory("jvm-scope-across-" + transport);
+        try (TestNetwork net = TestNetwork.create("host1", "host2")) {
+            Path config = dir.resolve("fastrmi.conf");
+            Files.write(config, List.of("scope = jvm", "[host " + net.address("host1") + " " + net.address("host2") + "]",
+                    "optimize = on", "transports = " + transport + ", tcp", "jvm-ports = 1024-60999"));
+            try (ManagedJvm server = launch(net, "host1", config).name("socket-server").classpathOf(SocketSemanticsMain.class)
+                    .main(SocketSemanticsMain.class).args("server-jvm").start()) {
+                String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
+                try (ManagedJvm client = launch(net, "host2", config).name("socket-client").classpathOf(SocketSemanticsMain.class)
+                        .main(SocketSemanticsMain.class).args("client-jvm", transport, port, net.address("host1")).start()) {
+                    assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
+                    assertEquals(SocketSemanticsMain.SCENARIOS.stream().map(s -> "PASS " + s).collect(Collectors.toList()),
+                            client.output().stream().filter(l -> l.startsWith("PASS ")).collect(Collectors.toList()));
+                }
+                server.awaitExit(Duration.ofSeconds(60));
+                assertTrue(server.output().stream().filter(l -> l.startsWith("CONN ")).allMatch(l -> l.equals("CONN " + transport)),
+                        () -> String.join("\n", server.output()));
+            }
+            try (ManagedJvm server = launch(net, "host1", config).name("greeting-server").classpathOf(GreetingMain.class)
+                    .main(GreetingMain.class).args("server").start()) {
+                String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
+                List<String> agentClient = greet(launch(net, "host2", config).name("agent-client"), port, net.address("host1"));
+                assertTrue(agentClient.contains("TRANSPORT " + transport), () -> String.join("\n", agentClient));
+                List<String> plainClient = greet(JvmLauncher.on(Jdk.of(25)).wrapper(net.exec("host2")).jvmArgs(net.jvmFlags("host2"))
+                        .timeLimit(TIME_LIMIT).name("plain-client"), port, net.address("host1"));
+                assertTrue(plainClient.contains("TRANSPORT none"), () -> String.join("\n", plainClient));
+                assertTrue(server.output().stream().noneMatch(l -> l.startsWith("HANDLER ")), () -> String.join("\n", server.output()));
+            }
+        }
+    }
+
+    private static List<String> greet(JvmLauncher client, String port, String host) {
+        try (ManagedJvm jvm = client.classpathOf(GreetingMain.class).main(GreetingMain.class).args("client", port, host).start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(1)), () -> jvm.failure("client").getMessage());
+            assertTrue(jvm.output().contains("DONE"), () -> String.join("\n", jvm.output()));
+            return jvm.output();
+        }
+    }
+
+    /**
+     * scope = jvm: host2 has a FastRMI listener on the same port as host1's server without the
+     * agent. A client on host2 connecting to host1's port offers nothing (that listener is another
+     * host's server), and host1's server, which greets first, works as without FastRMI.
+     */
+    @Test
+    void aListenerOfThisHostSaysNothingOfTheSamePortElsewhere() throws Exception {
+        TestNetwork.requireAvailable();
+        Path dir = ItSupport.directory("jvm-scope-hosts");
+        try (TestNetwork net = TestNetwork.create("host1", "host2")) {
+            Path config = dir.resolve("fastrmi.conf");
+            Files.write(config, List.of("scope = jvm", "[host " + net.address("host1") + " " + net.address("host2") + " local]",
+                    "optimize = on", "transports = ucx:shm, tcp"));
+            try (ManagedJvm plain = JvmLauncher.on(Jdk.of(25)).wrapper(net.exec("host1")).jvmArgs(net.jvmFlags("host1"))
+                    .name("host1-server").classpathOf(GreetingMain.class).main(GreetingMain.class).args("server")
+                    .timeLimit(TIME_LIMIT).start()) {
+                String port = plain.awaitLine(READY, Duration.ofSeconds(60)).group(1);
+                try (ManagedJvm local = launch(net, "host2", config).name("host2-server").classpathOf(GreetingMain.class)
+                        .main(GreetingMain.class).args("server", port).start()) {
+                    local.awaitLine(READY, Duration.ofSeconds(60));
+                    try (ManagedJvm client = launch(net, "host2", config).name("client").classpathOf(GreetingMain.class)
+                            .main(GreetingMain.class).args("client", port, net.address("host1")).start()) {
+                        assertEquals(0, client.awaitExit(Duration.ofMinutes(1)), () -> client.failure("client").getMessage());
+                        assertTrue(client.output().contains("TRANSPORT none"), () -> String.join("\n", client.output()));
+                    }
+                }
+                assertTrue(plain.output().stream().noneMatch(l -> l.startsWith("HANDLER ")), () -> String.join("\n", plain.output()));
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 package io.fastrmi.agent.nativeit;
 
 import io.fastrmi.fastsockets.FastRmiSockets;
-import io.fastrmi.fastsockets.FastSocket;
+import io.fastrmi.fastsockets.JvmScope;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * sockets of RMI's factory used directly (no RMI on top). Each connection starts with a command byte
  * for the server. Usage: {@code server} (prints {@code READY port=P}, then {@code CONN transport}
  * per connection) or {@code client TRANSPORT PORT [HOST]} (prints {@code PASS scenario} for each
- * scenario, the last of which kills the server; HOST defaults to 127.0.0.1).
+ * scenario, the last of which kills the server; HOST defaults to 127.0.0.1). {@code server-jvm} and
+ * {@code client-jvm} do the same with java.net's own sockets, for scope = jvm.
  */
 public final class SocketSemanticsMain {
 
@@ -48,11 +49,25 @@ public final class SocketSemanticsMain {
     }
 
     public static void main(String[] args) throws Exception {
-        RMISocketFactory factory = FastRmiSockets.choose(RMISocketFactory.getDefaultSocketFactory());
-        if (args[0].equals("server")) {
+        RMISocketFactory factory = args[0].endsWith("-jvm") ? new JavaNetSockets()
+                : FastRmiSockets.choose(RMISocketFactory.getDefaultSocketFactory());
+        if (args[0].startsWith("server")) {
             serve(factory);
         } else {
             new Client(factory, args[1], args.length > 3 ? args[3] : "127.0.0.1", Integer.parseInt(args[2])).runAll();
+        }
+    }
+
+    /** java.net's own sockets, for scope = jvm: FastRMI is under every socket of the JVM. */
+    private static final class JavaNetSockets extends RMISocketFactory {
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            return new Socket(host, port);
+        }
+
+        @Override
+        public ServerSocket createServerSocket(int port) throws IOException {
+            return new ServerSocket(port);
         }
     }
 
@@ -102,7 +117,7 @@ public final class SocketSemanticsMain {
     }
 
     static String transportOf(Socket socket) {
-        return socket instanceof FastSocket fast && fast.answer() != null ? fast.answer().transport().name() : "none";
+        return JvmScope.transportOf(socket);
     }
 
     private record Client(RMISocketFactory factory, String transport, String host, int port) {
@@ -116,8 +131,9 @@ public final class SocketSemanticsMain {
 
         Socket connect(int command) throws IOException {
             Socket socket = factory.createSocket(host, port);
-            check(transport.equals(transportOf(socket)), "connected over " + transportOf(socket) + ", not " + transport);
             socket.getOutputStream().write(command);
+            // After the first write: under scope = jvm that is when the connection negotiates.
+            check(transport.equals(transportOf(socket)), "connected over " + transportOf(socket) + ", not " + transport);
             return socket;
         }
 
@@ -191,9 +207,11 @@ public final class SocketSemanticsMain {
         /** After shutdownInput reads see the end of the stream, and writing goes on. */
         void shutdownInput() throws Exception {
             try (Socket socket = connect(ECHO)) {
+                // Taken before: java.net's getInputStream() refuses a socket whose input is shut down.
+                InputStream in = socket.getInputStream();
                 socket.shutdownInput();
                 check(socket.isInputShutdown(), "isInputShutdown() is false after shutdownInput()");
-                check(socket.getInputStream().read() == -1, "a read after shutdownInput() did not see the end");
+                check(in.read() == -1, "a read after shutdownInput() did not see the end");
                 socket.getOutputStream().write(new byte[1000]);
             }
         }

@@ -23,6 +23,7 @@ import java.util.Set;
  * plain-ttl = 300s
  * spin = 20us                 # a thread waiting on a native stream polls this long, then blocks
  * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
+ * offer-ports = 61000-61999   # scope = jvm: local ports of offers to other hosts
  *
  * [defaults]                  # hosts that no [host] section names
  * optimize = off
@@ -31,12 +32,13 @@ import java.util.Set;
  * optimize = on
  * optimizations = all         # or a list: class-table, no-annotations, block-data, bulk-arrays
  * transports = ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, tcp
+ * jvm-ports = 9000-9099       # scope = jvm: ports of these hosts whose listeners take offers
  * </pre>
  *
  * Without a file, {@link #builtIn()}: this machine inside, every other host outside.
  */
 public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Duration spin, Optional<Path> nativeLibrary,
-        HostPolicy defaults, List<HostSection> hosts) {
+        PortRanges offerPorts, HostPolicy defaults, List<HostSection> hosts) {
 
     public enum Scope { RMI, JVM }
 
@@ -47,8 +49,13 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         }
     }
 
-    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "native-library");
-    static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports");
+    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "native-library", "offer-ports");
+    static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports", "jvm-ports");
+    /**
+     * The local ports a JVM with scope = jvm connects from when it offers to another host: above
+     * Linux's default ephemeral range (32768-60999), so that no other client uses them by chance.
+     */
+    static final PortRanges DEFAULT_OFFER_PORTS = PortRanges.parse("61000-61999");
     private static final Duration DEFAULT_PLAIN_TTL = Duration.ofMinutes(5);
     /** How long a thread waiting on a native stream polls before it blocks in the kernel. */
     static final Duration DEFAULT_SPIN = Duration.ofNanos(20_000);
@@ -58,7 +65,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     }
 
     public static FastRmiConfig builtIn() {
-        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, DEFAULT_SPIN, Optional.empty(), HostPolicy.OUTSIDE,
+        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, DEFAULT_SPIN, Optional.empty(),
+                DEFAULT_OFFER_PORTS, HostPolicy.OUTSIDE,
                 List.of(new HostSection(List.of(HostPattern.parse("local")), HostPolicy.INSIDE_LOCAL, 0)));
     }
 
@@ -91,6 +99,19 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     /** Every key a file or an override may set, sorted. */
     public static List<String> keys() {
         return Parser.sorted(GLOBAL_KEYS, HOST_KEYS);
+    }
+
+    /** Whether some host's listeners are named for scope = jvm ({@code jvm-ports}), so offers may cross hosts. */
+    public boolean namesJvmPorts() {
+        if (!defaults.jvmPorts().ranges().isEmpty()) {
+            return true;
+        }
+        for (HostSection section : hosts) {
+            if (!section.policy().jvmPorts().ranges().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether some section names hosts by name, so that matching a peer needs its name (a reverse lookup). */
@@ -142,6 +163,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         parser.plainTtl = plainTtl;
         parser.spin = spin;
         parser.nativeLibrary = nativeLibrary;
+        parser.offerPorts = offerPorts;
         // A host key given for this JVM wins over the file for every host: defaults and sections alike.
         PolicyBuilder defaultsBuilder = new PolicyBuilder(defaults);
         List<PolicyBuilder> sectionBuilders = new ArrayList<>();
@@ -176,8 +198,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             HostSection section = hosts.get(i);
             overridden.add(new HostSection(section.patterns(), sectionBuilders.get(i).build(), section.line()));
         }
-        return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.spin, parser.nativeLibrary, defaultsBuilder.build(),
-                overridden);
+        return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.spin, parser.nativeLibrary, parser.offerPorts,
+                defaultsBuilder.build(), overridden);
     }
 
     /** A host policy under construction: unset keys keep the values it started from. */
@@ -185,15 +207,17 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         boolean optimize;
         Set<String> optimizations;
         List<String> transports;
+        PortRanges jvmPorts;
 
         PolicyBuilder(HostPolicy start) {
             optimize = start.optimize();
             optimizations = start.optimizations();
             transports = start.transports();
+            jvmPorts = start.jvmPorts();
         }
 
         HostPolicy build() {
-            return new HostPolicy(optimize, optimizations, transports);
+            return new HostPolicy(optimize, optimizations, transports, jvmPorts);
         }
     }
 
@@ -203,6 +227,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         Duration plainTtl = DEFAULT_PLAIN_TTL;
         Duration spin = DEFAULT_SPIN;
         Optional<Path> nativeLibrary = Optional.empty();
+        PortRanges offerPorts = DEFAULT_OFFER_PORTS;
 
         Parser(String source) {
             this.source = source;
@@ -267,7 +292,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             if (patterns != null) {
                 hosts.add(new HostSection(patterns, current.build(), sectionLine));
             }
-            return new FastRmiConfig(source, scope, plainTtl, spin, nativeLibrary, defaults.build(), hosts);
+            return new FastRmiConfig(source, scope, plainTtl, spin, nativeLibrary, offerPorts, defaults.build(), hosts);
         }
 
         /** One key; {@code policy} null means outside any section, where only global keys belong. */
@@ -283,16 +308,18 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
                 if (key.equals("scope")) {
                     scope = switch (value) {
                         case "rmi" -> Scope.RMI;
-                        // Taking every socket of the JVM comes with the native transports; until then,
-                        // refusing it is better than accepting a setting that does nothing.
-                        case "jvm" -> throw new ConfigException(where, number,
-                                "scope = jvm is not supported by this version of FastRMI (only rmi)");
+                        case "jvm" -> Scope.JVM;
                         default -> throw new ConfigException(where, number, "scope must be rmi or jvm, not '" + value + "'");
                     };
                 } else if (key.equals("native-library")) {
                     nativeLibrary = Optional.of(Path.of(value));
                 } else if (key.equals("spin")) {
                     spin = duration(where, number, key, value);
+                } else if (key.equals("offer-ports")) {
+                    offerPorts = ports(where, number, key, value);
+                    if (offerPorts.count() == 0) {
+                        throw new ConfigException(where, number, "offer-ports needs at least one port");
+                    }
                 } else {
                     plainTtl = duration(where, number, key, value);
                 }
@@ -309,6 +336,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             switch (key) {
                 case "optimize" -> policy.optimize = onOff(where, number, key, value);
                 case "optimizations" -> policy.optimizations = optimizations(where, number, value);
+                case "jvm-ports" -> policy.jvmPorts = ports(where, number, key, value);
                 default -> policy.transports = transports(where, number, value);
             }
         }
@@ -357,6 +385,14 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
                 }
             }
             return chosen;
+        }
+
+        private static PortRanges ports(String where, int number, String key, String value) throws ConfigException {
+            try {
+                return PortRanges.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(where, number, key + ": " + e.getMessage());
+            }
         }
 
         private static Duration duration(String where, int number, String key, String value) throws ConfigException {

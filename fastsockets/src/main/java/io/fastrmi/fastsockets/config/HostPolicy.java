@@ -5,9 +5,11 @@ import java.util.Set;
 
 /**
  * What FastRMI may do with one host: whether it is inside at all ({@code optimize}), which lean-format
- * optimizations to offer, and the transports to offer in order of preference.
+ * optimizations to offer, the transports to offer in order of preference, and the ports on which
+ * that host's listeners are JVMs with scope = jvm ({@code jvmPorts}: where a JVM with scope = jvm
+ * offers across hosts).
  */
-public record HostPolicy(boolean optimize, Set<String> optimizations, List<String> transports) {
+public record HostPolicy(boolean optimize, Set<String> optimizations, List<String> transports, PortRanges jvmPorts) {
 
     /** The lean-format optimizations a host section may name. */
     public static final Set<String> KNOWN_OPTIMIZATIONS =
@@ -16,6 +18,11 @@ public record HostPolicy(boolean optimize, Set<String> optimizations, List<Strin
     public HostPolicy {
         optimizations = Set.copyOf(optimizations);
         transports = List.copyOf(transports);
+    }
+
+    /** A policy that names no scope = jvm listeners. */
+    public HostPolicy(boolean optimize, Set<String> optimizations, List<String> transports) {
+        this(optimize, optimizations, transports, PortRanges.NONE);
     }
 
     /** An outside host: standard RMI over plain TCP. */

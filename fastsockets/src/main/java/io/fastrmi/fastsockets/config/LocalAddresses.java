@@ -5,12 +5,12 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 
 /** Whether an address belongs to this machine: loopback, any-local, or on one of its interfaces. */
-final class LocalAddresses {
+public final class LocalAddresses {
 
     private LocalAddresses() {
     }
 
-    static boolean isLocal(InetAddress address) {
+    public static boolean isLocal(InetAddress address) {
         if (address.isLoopbackAddress() || address.isAnyLocalAddress()) {
             return true;
         }

@@ -83,11 +83,37 @@ class FastRmiConfigTest {
     }
 
     @Test
+    void scopeIsRmiUnlessTheFileSaysJvm() throws Exception {
+        assertEquals(FastRmiConfig.Scope.RMI, FastRmiConfig.parse("c.conf", List.of("[defaults]")).scope());
+        assertEquals(FastRmiConfig.Scope.JVM, FastRmiConfig.parse("c.conf", List.of("scope = jvm")).scope());
+    }
+
+    @Test
+    void jvmPortsAreAHostKeyAndOfferPortsAGlobalOne() throws Exception {
+        FastRmiConfig config = FastRmiConfig.parse("c.conf", List.of("scope = jvm", "offer-ports = 62000-62009, 62100",
+                "[host node*]", "optimize = on", "jvm-ports = 9000-9099, 7000"));
+        assertEquals("62000-62009, 62100", config.offerPorts().toString());
+        assertEquals(11, config.offerPorts().count());
+        assertEquals(62100, config.offerPorts().port(10));
+        PortRanges jvmPorts = config.policyFor("node1", null).jvmPorts();
+        assertTrue(jvmPorts.contains(9000) && jvmPorts.contains(9099) && jvmPorts.contains(7000));
+        assertFalse(jvmPorts.contains(8999) || jvmPorts.contains(9100) || jvmPorts.contains(7001));
+        assertEquals(PortRanges.NONE, config.defaults().jvmPorts());
+        assertEquals("61000-61999", FastRmiConfig.builtIn().offerPorts().toString());
+        assertEquals("c.conf:2: jvm-ports: '10-0': ports go from 1 to 65535, the lower first",
+                assertThrows(ConfigException.class, () -> FastRmiConfig.parse("c.conf",
+                        List.of("[defaults]", "jvm-ports = 10-0"))).getMessage());
+        assertEquals("c.conf:2: jvm-ports: '65536': ports go from 1 to 65535, the lower first",
+                assertThrows(ConfigException.class, () -> FastRmiConfig.parse("c.conf",
+                        List.of("[defaults]", "jvm-ports = 65536"))).getMessage());
+    }
+
+    @Test
     void overridesChangeTheDefaultsPropertiesBeforeEnvironment() throws Exception {
         FastRmiConfig config = FastRmiConfig.parse("cluster.conf", CLUSTER).withOverrides(
-                Map.of("fastrmi.transports", "tcp", "fastrmi.scope", "rmi"),
+                Map.of("fastrmi.transports", "tcp", "fastrmi.scope", "jvm"),
                 Map.of("FASTRMI_TRANSPORTS", "ucx:tcp", "FASTRMI_OPTIMIZE", "on", "FASTRMI_PLAIN_TTL", "2m"));
-        assertEquals(FastRmiConfig.Scope.RMI, config.scope());
+        assertEquals(FastRmiConfig.Scope.JVM, config.scope());
         assertEquals(Duration.ofMinutes(2), config.plainTtl());
         assertTrue(config.defaults().optimize());
         assertEquals(List.of("tcp"), config.defaults().transports());
@@ -105,7 +131,7 @@ class FastRmiConfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: native-library, optimizations, optimize, plain-ttl, scope, spin, transports)",
+        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: jvm-ports, native-library, offer-ports, optimizations, optimize, plain-ttl, scope, spin, transports)",
         "[defaults|c.conf:1: section header '[defaults' has no closing ']'",
         "[cluster]|c.conf:1: unknown section '[cluster]' (expected [defaults] or [host PATTERN...])",
         "[host]|c.conf:1: [host] needs at least one host name, address, CIDR block or wildcard",
@@ -115,10 +141,12 @@ class FastRmiConfigTest {
         "[host bad_name!]|c.conf:1: 'bad_name!' is not a host name, address, CIDR block or wildcard",
         "optimize = on|c.conf:1: 'optimize' belongs in a [defaults] or [host ...] section",
         "scope = everything|c.conf:1: scope must be rmi or jvm, not 'everything'",
-        "scope = jvm|c.conf:1: scope = jvm is not supported by this version of FastRMI (only rmi)",
         "plain-ttl = soon|c.conf:1: plain-ttl must be a duration such as 50us, 500ms, 30s, 5m or 1h, not 'soon'",
         "just words|c.conf:1: expected 'key = value' or a [section], found 'just words'",
         "scope =|c.conf:1: 'scope' has no value",
+        "offer-ports = 61000-|c.conf:1: offer-ports: '61000-' is not a port or a range of ports such as 9000-9099",
+        "offer-ports = none|c.conf:1: offer-ports needs at least one port",
+        "jvm-ports = 9000|c.conf:1: 'jvm-ports' belongs in a [defaults] or [host ...] section",
     })
     void eachErrorNamesTheFileTheLineAndWhatWasExpected(String line, String message) {
         assertEquals(message, assertThrows(ConfigException.class,

@@ -1,0 +1,136 @@
+package io.fastrmi.fastsockets;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+
+/**
+ * The FastRMI listeners of this host, for scope = jvm: a directory (the user's own, one per network
+ * namespace, since ports belong to one) where each server socket of a JVM with scope = jvm writes
+ * its port, and where a client about to offer to one of them first leaves a marker naming the local
+ * port it will connect from. A listener reads an offer only from a connection whose marker it
+ * finds, so every other client, and every server that is not a FastRMI listener, sees plain TCP
+ * (server-speaks-first protocols included). Each entry names its JVM (pid and start time): an entry
+ * whose JVM is gone counts for nothing and is removed by whoever finds it.
+ */
+final class LocalListeners {
+
+    private final Path directory;
+    private final String self;
+
+    /** {@code directory}: private to this user; it is created when first written. */
+    LocalListeners(Path directory) {
+        this.directory = directory;
+        this.self = ProcessHandle.current().pid() + " " + startMillis(ProcessHandle.current());
+    }
+
+    /**
+     * Says that this JVM listens on {@code port}, bound to {@code bound} (the wildcard, or one address);
+     * closing the registration takes it back.
+     */
+    Closeable register(InetAddress bound, int port) throws IOException {
+        Path entry = directory.resolve("listen-" + port);
+        String content = self + " " + bound.getHostAddress();
+        Files.createDirectories(directory);
+        Path temporary = Files.createTempFile(directory, "listen-", ".tmp");
+        try {
+            Files.writeString(temporary, content, StandardCharsets.US_ASCII);
+            try {
+                Files.move(temporary, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, entry, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        return () -> {
+            // Another JVM may have listened on the port since (after our socket closed): its entry stays.
+            if (content.equals(read(entry))) {
+                Files.deleteIfExists(entry);
+            }
+        };
+    }
+
+    /** Whether a live FastRMI JVM with scope = jvm listens on {@code port} and takes connections to {@code address}. */
+    boolean isListening(InetAddress address, int port) {
+        Path entry = directory.resolve("listen-" + port);
+        String[] fields = fields(read(entry));
+        if (fields.length != 3 || !alive(entry, fields)) {
+            return false;
+        }
+        try {
+            InetAddress bound = InetAddress.getByName(fields[2]);
+            return bound.isAnyLocalAddress() || bound.equals(address);
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** The marker of a connection about to be made from {@code localPort} to {@code port}; closing removes it. */
+    Closeable announce(int port, int localPort) throws IOException {
+        Path marker = directory.resolve("connect-" + port + "-" + localPort);
+        Files.createDirectories(directory);
+        Files.writeString(marker, self, StandardCharsets.US_ASCII);
+        return () -> Files.deleteIfExists(marker);
+    }
+
+    /**
+     * Whether the connection from {@code remotePort} (on this host) to {@code port} was announced by
+     * a live FastRMI JVM; the marker is taken either way.
+     */
+    boolean claim(int port, int remotePort) {
+        Path marker = directory.resolve("connect-" + port + "-" + remotePort);
+        String[] fields = fields(read(marker));
+        boolean announced = fields.length == 2 && alive(marker, fields);
+        deleteQuietly(marker);
+        return announced;
+    }
+
+    /** Whether the JVM an entry names (pid, start time in ms) still runs; an entry of a dead one is removed. */
+    private static boolean alive(Path entry, String[] fields) {
+        boolean alive;
+        try {
+            long pid = Long.parseLong(fields[0]);
+            long started = Long.parseLong(fields[1]);
+            alive = ProcessHandle.of(pid).map(LocalListeners::startMillis).filter(s -> s == started).isPresent();
+        } catch (NumberFormatException e) {
+            alive = false;
+        }
+        if (!alive) {
+            deleteQuietly(entry);
+        }
+        return alive;
+    }
+
+    private static long startMillis(ProcessHandle process) {
+        return process.info().startInstant().map(Instant::toEpochMilli).orElse(-1L);
+    }
+
+    /** The entry's content, or null when there is none (or it cannot be read, which counts the same). */
+    private static String read(Path entry) {
+        try {
+            return Files.readString(entry, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String[] fields(String content) {
+        return content == null ? new String[0] : content.trim().split(" ");
+    }
+
+    private static void deleteQuietly(Path entry) {
+        try {
+            Files.deleteIfExists(entry);
+        } catch (IOException e) {
+            // the entry stays; it names a dead JVM or a used marker, which counts for nothing
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.fastrmi.fastsockets;
+
+import io.fastrmi.fastsockets.nativelib.NativeStream;
+import java.io.IOException;
+
+/**
+ * A server's decision made into the answer it sends: for a native transport, the answer carries this
+ * end's address and a fresh stream id, and the client's end is read from its offer. A client address
+ * that cannot be read falls back to tcp, said once.
+ */
+record ServerPairing(Handshake.Answer answer, NativeTransports.PeerEndpoint peer, long localId) {
+
+    static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided) {
+        String name = decided.transport().name();
+        if (!NativeTransports.isNative(name)) {
+            return new ServerPairing(decided, null, 0);
+        }
+        long localId = NativeTransports.nextStreamId();
+        try {
+            NativeTransports.PeerEndpoint peer = NativeTransports.parseEndpoint(offeredEndpoint(offer, name));
+            return new ServerPairing(withTransport(decided, new Handshake.Transport(name,
+                    NativeTransports.endpoint(NativeTransports.get(name), localId))), peer, localId);
+        } catch (HandshakeException e) {
+            FastRmiSockets.logOnce("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
+            return new ServerPairing(withTransport(decided, Negotiation.TCP), null, 0);
+        }
+    }
+
+    /**
+     * This end of the native stream the answer named, or null for tcp. Opened after the answer is
+     * written, so that the client opens its end meanwhile: the first grant of credit needs both
+     * ends' progress on some transports (rxm, UCX wire-up).
+     */
+    NativeStream open() throws HandshakeException {
+        if (peer == null) {
+            return null;
+        }
+        String name = answer.transport().name();
+        try {
+            return NativeTransports.openStream(NativeTransports.get(name), peer, localId);
+        } catch (IOException e) {
+            throw new HandshakeException("cannot open the " + name + " stream the answer named: " + e.getMessage(), e);
+        }
+    }
+
+    private static Handshake.Answer withTransport(Handshake.Answer answer, Handshake.Transport transport) {
+        return new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(), answer.optimizations(), transport);
+    }
+
+    private static String offeredEndpoint(Handshake.Offer offer, String name) throws HandshakeException {
+        for (Handshake.Transport offered : offer.transports()) {
+            if (offered.name().equals(name)) {
+                return offered.address();
+            }
+        }
+        throw new HandshakeException("transport " + name + " was not offered");
+    }
+}

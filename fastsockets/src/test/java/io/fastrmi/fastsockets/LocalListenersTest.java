@@ -1,0 +1,96 @@
+package io.fastrmi.fastsockets;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.Closeable;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalListenersTest {
+
+    @TempDir
+    Path dir;
+
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    @Test
+    void aRegisteredListenerIsFoundUntilItsRegistrationCloses() throws Exception {
+        LocalListeners listeners = new LocalListeners(dir);
+        assertFalse(listeners.isListening(LOOPBACK, 7000));
+        Closeable registration = listeners.register(InetAddress.getByName("0.0.0.0"), 7000);
+        assertTrue(listeners.isListening(LOOPBACK, 7000));
+        assertFalse(listeners.isListening(LOOPBACK, 7001));
+        registration.close();
+        assertFalse(listeners.isListening(LOOPBACK, 7000));
+    }
+
+    @Test
+    void aListenerBoundToOneAddressIsNotFoundAtAnother() throws Exception {
+        LocalListeners listeners = new LocalListeners(dir);
+        listeners.register(InetAddress.getByName("127.0.0.2"), 7000);
+        assertTrue(listeners.isListening(InetAddress.getByName("127.0.0.2"), 7000));
+        assertFalse(listeners.isListening(LOOPBACK, 7000));
+    }
+
+    @Test
+    void closingAnOlderRegistrationLeavesANewerOneOfThePort() throws Exception {
+        LocalListeners listeners = new LocalListeners(dir);
+        Closeable older = listeners.register(InetAddress.getByName("0.0.0.0"), 7000);
+        listeners.register(InetAddress.getByName("127.0.0.1"), 7000);
+        older.close();
+        assertTrue(listeners.isListening(LOOPBACK, 7000));
+    }
+
+    @Test
+    void anEntryOfADeadJvmCountsForNothingAndIsRemoved() throws Exception {
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        long started = dead.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+        Path entry = Files.writeString(dir.resolve("listen-7000"), dead.pid() + " " + started + " 0.0.0.0");
+        Path marker = Files.writeString(dir.resolve("connect-7000-40000"), dead.pid() + " " + started);
+        LocalListeners listeners = new LocalListeners(dir);
+        assertFalse(listeners.isListening(LOOPBACK, 7000));
+        assertFalse(Files.exists(entry));
+        assertFalse(listeners.claim(7000, 40000));
+        assertFalse(Files.exists(marker));
+    }
+
+    @Test
+    void anEntryOfAnotherProcessWithTheSamePidButAnotherStartCountsForNothing() throws Exception {
+        Files.writeString(dir.resolve("listen-7000"), ProcessHandle.current().pid() + " 12345 0.0.0.0");
+        assertFalse(new LocalListeners(dir).isListening(LOOPBACK, 7000));
+    }
+
+    @Test
+    void malformedEntriesCountForNothing() throws Exception {
+        Files.writeString(dir.resolve("listen-7000"), "garbage");
+        Files.writeString(dir.resolve("listen-7001"), "x y z");
+        Files.writeString(dir.resolve("connect-7000-40000"), "");
+        LocalListeners listeners = new LocalListeners(dir);
+        assertFalse(listeners.isListening(LOOPBACK, 7000));
+        assertFalse(listeners.isListening(LOOPBACK, 7001));
+        assertFalse(listeners.claim(7000, 40000));
+    }
+
+    @Test
+    void anAnnouncedConnectionIsClaimedOnce() throws Exception {
+        LocalListeners listeners = new LocalListeners(dir);
+        assertFalse(listeners.claim(7000, 40000), "nothing announced: a plain connection");
+        Closeable marker = listeners.announce(7000, 40000);
+        assertFalse(listeners.claim(7000, 40001));
+        assertTrue(listeners.claim(7000, 40000));
+        assertFalse(listeners.claim(7000, 40000), "a marker is taken by its claim");
+        marker.close();
+    }
+
+    @Test
+    void aMarkerClosedBeforeTheClaimIsGone() throws Exception {
+        LocalListeners listeners = new LocalListeners(dir);
+        listeners.announce(7000, 40000).close();
+        assertFalse(listeners.claim(7000, 40000));
+    }
+}
