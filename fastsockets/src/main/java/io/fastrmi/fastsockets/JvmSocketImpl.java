@@ -42,6 +42,8 @@ final class JvmSocketImpl extends SocketImpl {
 
     /** Random ports of offer-ports tried before a connection to another host goes plain. */
     private static final int OFFER_PORT_ATTEMPTS = 16;
+    /** An offer to another host leaves no marker. */
+    private static final Closeable NO_MARKER = () -> { };
 
     private final SocketImpl platform;
     private final LocalListeners listeners;
@@ -52,8 +54,7 @@ final class JvmSocketImpl extends SocketImpl {
     private volatile int soTimeout;
     private volatile boolean closed;
     private long localStreamId;
-    /** A client's marker, until the answer; a listener's registration, until it closes. */
-    private Closeable marker;
+    /** A listener's registration, until it closes. */
     private Closeable registration;
     private InputStream tcpInput;
     private OutputStream tcpOutput;
@@ -98,7 +99,8 @@ final class JvmSocketImpl extends SocketImpl {
         InetSocketAddress target = address instanceof InetSocketAddress inet && !inet.isUnresolved()
                 && PlatformSockets.localPort(platform) == 0 ? inet : null;
         HostPolicy policy = target == null ? null : offerPolicy(target);
-        if (policy == null || !bindForOffer(target)) {
+        Closeable marker = policy == null ? null : bindForOffer(target);
+        if (marker == null) {
             PlatformSockets.connect(platform, address, timeout);
             return;
         }
@@ -106,13 +108,13 @@ final class JvmSocketImpl extends SocketImpl {
         Handshake.Offer offer = ClientHandshake.offer(policy, FastRmiSockets.fingerprint(), localStreamId);
         try {
             PlatformSockets.connect(platform, address, timeout);
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-            Handshake.writeOffer(bytes, offer);
-            tcpOutput().write(bytes.toByteArray());
         } catch (IOException e) {
             closeQuietly(marker);
             throw e;
         }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        Handshake.writeOffer(bytes, offer);
+        tcpOutput().write(bytes.toByteArray());
         phase = Phase.OFFERED;
     }
 
@@ -141,14 +143,13 @@ final class JvmSocketImpl extends SocketImpl {
     /**
      * Binds the local end so that the listener can tell this connection carries an offer: on this
      * host, to the destination's own address (so the listener sees a local peer) with a marker
-     * naming the port; to another host, to a port of the config's {@code offer-ports}. False when
-     * no such port is free: the connection is then plain.
+     * naming the port (returned, to be removed if the connect fails); to another host, to a port of
+     * the config's {@code offer-ports}. Null when no such port is free: the connection is then plain.
      */
-    private boolean bindForOffer(InetSocketAddress target) throws IOException {
+    private Closeable bindForOffer(InetSocketAddress target) throws IOException {
         if (LocalAddresses.isLocal(target.getAddress())) {
             PlatformSockets.bind(platform, target.getAddress(), 0);
-            marker = listeners.announce(target.getPort(), PlatformSockets.localPort(platform));
-            return true;
+            return listeners.announce(target.getPort(), PlatformSockets.localPort(platform));
         }
         PortRanges offerPorts = FastRmiSockets.config().offerPorts();
         InetAddress wildcard = new InetSocketAddress(0).getAddress();
@@ -156,14 +157,14 @@ final class JvmSocketImpl extends SocketImpl {
             int port = offerPorts.port(ThreadLocalRandom.current().nextInt(offerPorts.count()));
             try {
                 PlatformSockets.bind(platform, wildcard, port);
-                return true;
+                return NO_MARKER;
             } catch (java.net.BindException e) {
                 // taken, or lingering in TIME_WAIT from an earlier connection: another one
             }
         }
         FastRmiSockets.logOnce("offer-ports", "FastRMI: no free local port in offer-ports (" + offerPorts
                 + ") after " + OFFER_PORT_ATTEMPTS + " tries; such connections are plain TCP until one is free");
-        return false;
+        return null;
     }
 
     private static HostPolicy policyFor(FastRmiConfig config, InetAddress address) {
@@ -262,10 +263,6 @@ final class JvmSocketImpl extends SocketImpl {
             throw e;
         } catch (IOException e) {
             throw failed(event, e);
-        } finally {
-            if (phase == Phase.NEGOTIATED) {
-                closeQuietly(marker);
-            }
         }
     }
 
@@ -274,6 +271,19 @@ final class JvmSocketImpl extends SocketImpl {
         HandshakeEvent event = startEvent("server");
         try {
             Handshake.Offer offer = withinHandshakeLimit(() -> Handshake.readOffer(tcpInput()));
+            if (tcpInput().available() > 0) {
+                // Before the answer a client sends nothing more, unless it closed unused.
+                int next = tcpInput().read();
+                if (next != NativeConnection.UNUSED) {
+                    throw new HandshakeException("byte 0x" + Integer.toHexString(next) + " after the offer, before the answer");
+                }
+                finish("tcp");
+                event.result = "plain";
+                event.reason = "the client closed the connection before using it";
+                event.transport = "tcp";
+                event.commit();
+                return;
+            }
             InetAddress client = PlatformSockets.address(platform);
             FastRmiConfig config = FastRmiSockets.config();
             HostPolicy policy = policyFor(config, client);
@@ -397,10 +407,17 @@ final class JvmSocketImpl extends SocketImpl {
             closed = true;
         }
         closeQuietly(registration);
-        closeQuietly(marker);
         NativeConnection connection = nativeConnection;
         if (connection != null) {
             connection.close(tcpOutput());
+        } else if (phase == Phase.OFFERED) {
+            // Offered, never used: the listener may have opened its end already, and must read
+            // the end of the stream, not a death.
+            try {
+                tcpOutput().write(NativeConnection.UNUSED);
+            } catch (IOException ignored) {
+                // the listener closed first: nothing waits for the signal
+            }
         }
         PlatformSockets.close(platform);
     }

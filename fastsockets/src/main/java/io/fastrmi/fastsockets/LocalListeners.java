@@ -39,6 +39,7 @@ final class LocalListeners {
         Path entry = directory.resolve("listen-" + port);
         String content = self + " " + bound.getHostAddress();
         Files.createDirectories(directory);
+        removeMarkers(port);
         Path temporary = Files.createTempFile(directory, "listen-", ".tmp");
         try {
             Files.writeString(temporary, content, StandardCharsets.US_ASCII);
@@ -54,6 +55,7 @@ final class LocalListeners {
             // Another JVM may have listened on the port since (after our socket closed): its entry stays.
             if (content.equals(read(entry))) {
                 Files.deleteIfExists(entry);
+                removeMarkers(port);
             }
         };
     }
@@ -73,7 +75,12 @@ final class LocalListeners {
         }
     }
 
-    /** The marker of a connection about to be made from {@code localPort} to {@code port}; closing removes it. */
+    /**
+     * The marker of a connection about to be made from {@code localPort} to {@code port}; closing
+     * removes it, which only a failed connect does. Once connected, the marker stays until the
+     * listener takes it at accept (however late that is, even after the client closed), or until
+     * the port's listener registers or closes: a connection it never accepted is gone then.
+     */
     Closeable announce(int port, int localPort) throws IOException {
         Path marker = directory.resolve("connect-" + port + "-" + localPort);
         Files.createDirectories(directory);
@@ -91,6 +98,15 @@ final class LocalListeners {
         boolean announced = fields.length == 2 && alive(marker, fields);
         deleteQuietly(marker);
         return announced;
+    }
+
+    /** Removes the markers of connections to {@code port}: no listener will accept them. */
+    private void removeMarkers(int port) throws IOException {
+        try (java.nio.file.DirectoryStream<Path> markers = Files.newDirectoryStream(directory, "connect-" + port + "-*")) {
+            for (Path marker : markers) {
+                deleteQuietly(marker);
+            }
+        }
     }
 
     /** Whether the JVM an entry names (pid, start time in ms) still runs; an entry of a dead one is removed. */

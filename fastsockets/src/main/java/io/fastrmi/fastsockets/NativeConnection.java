@@ -18,6 +18,11 @@ import java.util.function.IntSupplier;
 final class NativeConnection {
 
     static final int BYE = 0x42;
+    /**
+     * Sent instead by a peer that closes before it has read the answer, so before it opened its
+     * end (scope = jvm negotiates lazily): this end then reads the end of the stream, as TCP's.
+     */
+    static final int UNUSED = 0x55;
 
     /** The socket's SO_TIMEOUT, read by every read; and what closing a stream closes (the socket). */
     private final IntSupplier soTimeoutMillis;
@@ -30,6 +35,7 @@ final class NativeConnection {
     private volatile boolean inputShut;
     private volatile boolean outputShut;
     private volatile String peerDeath;
+    private volatile boolean peerLeftUnused;
 
     NativeConnection(IntSupplier soTimeoutMillis, Closeable socket, NativeStream stream, String transport) {
         this.soTimeoutMillis = soTimeoutMillis;
@@ -50,11 +56,17 @@ final class NativeConnection {
         return output;
     }
 
-    /** Watches the control channel from a daemon thread: its end without BYE is the peer's death. */
+    /**
+     * Watches the control channel from a daemon thread: its end without BYE is the peer's death;
+     * UNUSED, a peer that closed without opening its end.
+     */
     void watch(InputStream controlInput, String peer) {
         Thread watcher = new Thread(() -> {
             int signal = readSignal(controlInput);
-            if (signal != BYE && !closing) {
+            if (signal == UNUSED) {
+                peerLeftUnused = true;
+                stream.abort();
+            } else if (signal != BYE && !closing) {
                 peerDeath = "Connection reset: " + peer + " ended its control connection without closing the "
                         + transport + " stream (the peer died)";
                 stream.abort();
@@ -142,6 +154,9 @@ final class NativeConnection {
             } catch (SocketTimeoutException e) {
                 throw e;
             } catch (IOException e) {
+                if (peerLeftUnused && !closing) {
+                    return -1;
+                }
                 throw explained(e);
             }
         }
@@ -171,6 +186,9 @@ final class NativeConnection {
             try {
                 stream.write(b, off, len);
             } catch (IOException e) {
+                if (peerLeftUnused && !closing) {
+                    throw new SocketException("Broken pipe: the peer closed the connection before using it");
+                }
                 throw explained(e);
             }
         }

@@ -88,6 +88,19 @@ class LocalListenersTest {
     }
 
     @Test
+    void aListenerRegisteringOrClosingRemovesTheMarkersOfItsPort() throws Exception {
+        LocalListeners listeners = new LocalListeners(dir);
+        listeners.announce(7000, 40000);
+        listeners.announce(7001, 40001);
+        Closeable registration = listeners.register(InetAddress.getByName("0.0.0.0"), 7000);
+        assertFalse(listeners.claim(7000, 40000), "a connection to an earlier listener of the port");
+        listeners.announce(7000, 40002);
+        registration.close();
+        assertFalse(listeners.claim(7000, 40002), "a connection the closed listener never accepted");
+        assertTrue(listeners.claim(7001, 40001), "another port's marker stays");
+    }
+
+    @Test
     void aMarkerClosedBeforeTheClaimIsGone() throws Exception {
         LocalListeners listeners = new LocalListeners(dir);
         listeners.announce(7000, 40000).close();

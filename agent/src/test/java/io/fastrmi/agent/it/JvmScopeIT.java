@@ -49,6 +49,9 @@ class JvmScopeIT {
             List<String> connections = server.output().stream().filter(l -> l.startsWith("CONN ")).toList();
             assertTrue(connections.size() > 64, () -> String.join("\n", server.output()));
             assertTrue(connections.stream().allMatch(l -> l.equals("CONN " + transport)), () -> String.join("\n", connections));
+            // closeBeforeUse: the server read the end of that stream, not an error
+            assertEquals(1, server.output().stream().filter(l -> l.startsWith("EOF ")).count(), () -> String.join("\n", server.output()));
+            assertTrue(server.output().stream().noneMatch(l -> l.startsWith("HANDLER ")), () -> String.join("\n", server.output()));
         }
     }
 

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * Socket semantics over whatever transport FastRMI negotiates, between two agent JVMs, with the
  * sockets of RMI's factory used directly (no RMI on top). Each connection starts with a command byte
  * for the server. Usage: {@code server} (prints {@code READY port=P}, then {@code CONN transport}
- * per connection) or {@code client TRANSPORT PORT [HOST]} (prints {@code PASS scenario} for each
+ * per connection, {@code EOF transport} for one that ended before its command, {@code HANDLER error}
+ * for one that failed) or {@code client TRANSPORT PORT [HOST]} (prints {@code PASS scenario} for each
  * scenario, the last of which kills the server; HOST defaults to 127.0.0.1). {@code server-jvm} and
  * {@code client-jvm} do the same with java.net's own sockets, for scope = jvm.
  */
@@ -39,7 +40,7 @@ public final class SocketSemanticsMain {
     /** Halt the server JVM: the peer dies. */
     static final int DIE = 'D';
 
-    public static final List<String> SCENARIOS = List.of("echo", "timeout", "available", "shutdownOutput",
+    public static final List<String> SCENARIOS = List.of("closeBeforeUse", "echo", "timeout", "available", "shutdownOutput",
             "shutdownInput", "closeUnblocksReader", "peerCloseIsEof", "manyThreadsManySockets", "peerDeathIsAnException");
 
     /** Connections opened at once by manyThreadsManySockets. */
@@ -87,6 +88,10 @@ public final class SocketSemanticsMain {
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
             int command = in.read();
+            if (command < 0) {
+                System.out.println("EOF " + transportOf(socket));
+                return;
+            }
             System.out.println("CONN " + transportOf(socket));
             switch (command) {
                 case ECHO -> {
@@ -135,6 +140,11 @@ public final class SocketSemanticsMain {
             // After the first write: under scope = jvm that is when the connection negotiates.
             check(transport.equals(transportOf(socket)), "connected over " + transportOf(socket) + ", not " + transport);
             return socket;
+        }
+
+        /** A connection closed before any read or write: the server reads its end (it prints EOF, no HANDLER error). */
+        void closeBeforeUse() throws Exception {
+            factory.createSocket(host, port).close();
         }
 
         /** 1 MiB written from one thread comes back in order on another; then the end of the stream. */
