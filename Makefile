@@ -5,7 +5,7 @@
 #   make demo     install missing system packages, build, run the sample RMI application without
 #                 and with the agent and print the call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
-#   make bench    socket ping-pong (java.net and each native transport), then the sample RMI
+#   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the sample RMI
 #                 application's calls (stock RMI and the agent on each of $(BENCH_TRANSPORTS)), side by side
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
@@ -76,7 +76,7 @@ startup: build
 
 bench: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \
-	  --jdk $(BUILD_JDK) --iterations 20000 --trials 3
+	  --agent $(AGENT_JAR) --jdk $(BUILD_JDK) --iterations 20000 --trials 3
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.Demo --agent $(AGENT_JAR) \
 	  --jdk $(BUILD_JDK) --calls 5000 --rounds 3 --transports '$(BENCH_TRANSPORTS)'
 

@@ -24,14 +24,21 @@ import java.util.regex.Pattern;
 /**
  * A NetPIPE-style socket ping-pong between two JVMs: java.net over loopback TCP, and each native
  * transport through FastRMI's FFM binding (the byte streams RMI's sockets run on), side by side
- * in one run. Prints the best mean round trip of each (half of it is NetPIPE's one-way latency).
+ * in one run; with {@code --agent}, also java.net's own sockets in two agent JVMs with scope = jvm
+ * on each shared-memory transport (rows "jvm ucx:shm", ...: the same application code as the
+ * java.net row). Prints the best mean round trip of each (half of it is NetPIPE's one-way latency).
  *
- * <p>Usage: {@code PingPong --library libfastrmi.so [--jdk HOME] [--size BYTES] [--iterations N] [--trials T]}
+ * <p>Usage: {@code PingPong --library libfastrmi.so [--agent fastrmi-agent.jar] [--jdk HOME] [--size BYTES]
+ * [--iterations N] [--trials T]}
  */
 public final class PingPong {
 
     private static final Pattern RESULT = Pattern.compile("^ROUNDTRIP ([0-9.]+)$");
     private static final String[] TRANSPORTS = {"java.net", "ofi:shm", "ucx:shm", "ofi:tcp;ofi_rxm", "ucx:tcp"};
+    private static final String[] JVM_SCOPE_TRANSPORTS = {"ofi:shm", "ucx:shm"};
+    private static final String JVM_SCOPE = "jvm ";
+    /** The native rows' spin; the scope = jvm rows get the same through their config. */
+    private static final int SPIN_MICROS = 200;
 
     private PingPong() {
     }
@@ -42,6 +49,7 @@ public final class PingPong {
             return;
         }
         Path library = null;
+        Path agent = null;
         Jdk jdk = Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow();
         int size = 64;
         int iterations = 20_000;
@@ -49,6 +57,7 @@ public final class PingPong {
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--library" -> library = Path.of(args[i + 1]);
+                case "--agent" -> agent = Path.of(args[i + 1]);
                 case "--jdk" -> jdk = Jdk.at(Path.of(args[i + 1])).orElseThrow();
                 case "--size" -> size = Integer.parseInt(args[i + 1]);
                 case "--iterations" -> iterations = Integer.parseInt(args[i + 1]);
@@ -57,17 +66,24 @@ public final class PingPong {
             }
         }
         if (library == null) {
-            System.err.println("usage: PingPong --library libfastrmi.so [--jdk HOME] [--size B] [--iterations N] [--trials T]");
+            System.err.println("usage: PingPong --library libfastrmi.so [--agent fastrmi-agent.jar] [--jdk HOME] [--size B]"
+                    + " [--iterations N] [--trials T]");
             System.exit(2);
         }
         System.out.printf(Locale.ROOT, "socket ping-pong, %d B messages, %d round trips, best of %d trials, JDK %s%n",
                 size, iterations, trials, jdk.version());
         System.out.printf(Locale.ROOT, "%-18s %14s %14s %12s%n", "transport", "round trip us", "one way us", "vs java.net");
+        List<String> rows = new ArrayList<>(List.of(TRANSPORTS));
+        if (agent != null) {
+            for (String transport : JVM_SCOPE_TRANSPORTS) {
+                rows.add(JVM_SCOPE + transport);
+            }
+        }
         double javaNet = 0;
-        for (String transport : TRANSPORTS) {
+        for (String transport : rows) {
             double best = Double.MAX_VALUE;
             for (int trial = 0; trial < trials; trial++) {
-                best = Math.min(best, run(jdk, library, transport, size, iterations));
+                best = Math.min(best, run(jdk, library, agent, transport, size, iterations));
             }
             if (transport.equals("java.net")) {
                 javaNet = best;
@@ -76,15 +92,28 @@ public final class PingPong {
         }
     }
 
-    private static double run(Jdk jdk, Path library, String transport, int size, int iterations) {
+    private static double run(Jdk jdk, Path library, Path agent, String transport, int size, int iterations)
+            throws IOException {
         List<String> common = List.of(library.toString(), transport, String.valueOf(size), String.valueOf(iterations));
-        try (ManagedJvm server = worker(jdk, "serve", common).start()) {
+        java.util.function.UnaryOperator<JvmLauncher> setup = jvm -> jvm;
+        if (transport.startsWith(JVM_SCOPE)) {
+            Path config = java.nio.file.Files.createTempFile("pingpong-", ".conf");
+            config.toFile().deleteOnExit();
+            java.nio.file.Files.write(config, List.of("scope = jvm", "spin = " + SPIN_MICROS + "us", "[host local]",
+                    "optimize = on", "transports = " + transport.substring(JVM_SCOPE.length()) + ", tcp"));
+            setup = jvm -> jvm.agent(agent, "config=" + config);
+        }
+        try (ManagedJvm server = setup.apply(worker(jdk, "serve", common)).start()) {
             String port = server.awaitLine(Pattern.compile("^READY port=(\\d+)$"), Duration.ofSeconds(30)).group(1);
             List<String> pingArgs = new ArrayList<>(common);
             pingArgs.add(port);
-            try (ManagedJvm client = worker(jdk, "ping", pingArgs).start()) {
+            try (ManagedJvm client = setup.apply(worker(jdk, "ping", pingArgs)).start()) {
                 if (client.awaitExit(Duration.ofMinutes(5)) != 0) {
                     throw client.failure("ping failed");
+                }
+                if (transport.startsWith(JVM_SCOPE)
+                        && !client.output().contains("TRANSPORT " + transport.substring(JVM_SCOPE.length()))) {
+                    throw client.failure("scope = jvm did not negotiate " + transport.substring(JVM_SCOPE.length()));
                 }
                 for (String line : client.output()) {
                     Matcher m = RESULT.matcher(line);
@@ -116,8 +145,12 @@ public final class PingPong {
             try (Socket control = serve ? listener.accept()
                     : new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[5]))) {
                 control.setTcpNoDelay(true);
-                if (transport.equals("java.net")) {
+                if (transport.equals("java.net") || transport.startsWith(JVM_SCOPE)) {
+                    // Under scope = jvm the agent made these sockets FastRMI's: the same code runs natively.
                     pingPong(serve, size, iterations, control.getInputStream()::read, control.getOutputStream());
+                    if (!serve && transport.startsWith(JVM_SCOPE)) {
+                        System.out.println("TRANSPORT " + io.fastrmi.fastsockets.JvmScope.transportOf(control));
+                    }
                     return;
                 }
                 NativeLibrary library = NativeLibraries.load(Path.of(args[1]), PingPong.class.getClassLoader());
@@ -128,7 +161,7 @@ public final class PingPong {
                 String backend = colon < 0 ? transport : transport.substring(0, colon);
                 String provider = colon < 0 ? null : transport.substring(colon + 1);
                 try (NativeTransport nativeTransport = library.openTransport(backend, provider,
-                        Integer.getInteger("fastrmi.spin-micros", 200))) {
+                        Integer.getInteger("fastrmi.spin-micros", SPIN_MICROS))) {
                     NativeStream stream = nativeTransport.openOver(control, serve ? 2 : 1);
                     pingPong(serve, size, iterations, (b, off, len) -> stream.read(b, off, len, 0), new OutputStream() {
                         @Override

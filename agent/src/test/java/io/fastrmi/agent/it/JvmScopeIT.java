@@ -11,6 +11,11 @@ import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -93,6 +98,42 @@ class JvmScopeIT {
             assertTrue(client.contains("TRANSPORT none"), () -> String.join("\n", client));
             assertEquals(List.of("CONN none"), connections(server, 1));
             assertTrue(server.output().stream().noneMatch(l -> l.startsWith("HANDLER ")), () -> String.join("\n", server.output()));
+        }
+    }
+
+    /**
+     * A connection that announces an offer (its marker, written here by hand) and then sends
+     * something else: that connection fails with an error that names the bytes, the listener goes
+     * on serving, and the next client gets every scenario on the transport.
+     */
+    @Test
+    void aMalformedOfferClosesOnlyItsConnection() throws Exception {
+        Path config = jvmScopeConfig(ItSupport.directory("jvm-malformed"), "ucx:shm");
+        UnaryOperator<JvmLauncher> agent = withAgent(config);
+        try (ManagedJvm server = semantics(agent).name("server").args("server-jvm").start()) {
+            int port = Integer.parseInt(server.awaitLine(READY, Duration.ofSeconds(60)).group(1));
+            Path listeners = Path.of(System.getProperty("java.io.tmpdir"), "fastrmi-" + System.getProperty("user.name"),
+                    "listeners", "net-" + Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString().replaceAll("[^0-9]", ""));
+            assertTrue(Files.exists(listeners.resolve("listen-" + port)), "the listener registered itself in " + listeners);
+            try (Socket socket = new Socket()) {
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                ProcessHandle self = ProcessHandle.current();
+                Files.writeString(listeners.resolve("connect-" + port + "-" + socket.getLocalPort()),
+                        self.pid() + " " + self.info().startInstant().orElseThrow().toEpochMilli());
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                socket.getOutputStream().write("HELO there, not an offer\n".getBytes(StandardCharsets.US_ASCII));
+                socket.setSoTimeout(30_000);
+                try {
+                    assertEquals(-1, socket.getInputStream().read(), "the listener closed that connection");
+                } catch (SocketException reset) {
+                    // or reset it: closed either way
+                }
+            }
+            String failure = server.awaitLine(Pattern.compile("^HANDLER .*"), Duration.ofSeconds(30)).group();
+            assertTrue(failure.contains("expected a FastRMI offer, got the opening 48454c4f 2074 68"), failure);
+            try (ManagedJvm client = semantics(agent).name("client").args("client-jvm", "ucx:shm", Integer.toString(port)).start()) {
+                assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
+            }
         }
     }
 
