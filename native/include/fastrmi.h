@@ -106,7 +106,7 @@ enum fastrmi_status {
 };
 
 /* Payload bytes one stream may have sent but not yet consumed by the reader. */
-#define FASTRMI_STREAM_WINDOW (256 * 1024)
+#define FASTRMI_STREAM_WINDOW (1024 * 1024)
 /* Longest context address fastrmi_ctx_address can return. */
 #define FASTRMI_ADDRESS_MAX 4096
 

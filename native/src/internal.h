@@ -34,7 +34,7 @@ void fr_clearerr(char *err, size_t errlen);
 #include <ucp/api/ucp.h>
 
 /* Largest payload of one message; a send is cut into messages of at most this. */
-#define FR_CHUNK (64 * 1024)
+#define FR_CHUNK (256 * 1024)
 /* Per-context pool of send buffers (messages in flight at once, all streams). */
 #define FR_TX_SLOTS 32
 /* Buckets of the stream-id hash table of a context. */

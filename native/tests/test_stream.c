@@ -268,7 +268,7 @@ static void report(const struct config *cfg, const char *what, int parent_ret, c
 
 /* ---- echo of sizes 0 B .. 16 MiB ----------------------------------------------------- */
 
-static const size_t echo_sizes[] = { 0, 1, 7, 4096, 65535, 65536, 65537, 300000, MIB, 16 * MIB };
+static const size_t echo_sizes[] = { 0, 1, 7, 4096, 65535, 65536, 65537, 262143, 262144, 262145, 300000, MIB, 16 * MIB };
 #define N_SIZES (sizeof(echo_sizes) / sizeof(echo_sizes[0]))
 
 static int echo_parent(struct side *s, char *why, size_t whylen)
@@ -642,7 +642,9 @@ static void remove_shm_regions_of(pid_t pid)
 
 static int death_parent(struct side *s, char *why, size_t whylen)
 {
-	unsigned char *buf = malloc(MIB);
+	/* More than the window: a send to a dead peer can never finish. */
+	const size_t beyond_window = 2 * FASTRMI_STREAM_WINDOW;
+	unsigned char *buf = malloc(beyond_window);
 	fastrmi_stream *st = NULL;
 	char err[ERRMSG], c[10];
 	int64_t n;
@@ -663,10 +665,10 @@ static int death_parent(struct side *s, char *why, size_t whylen)
 	}
 	fprintf(stderr, "# %s: recv from the dead peer: %" PRId64 " (%s)\n", s->cfg->label, n, err);
 	/* Sending does not hang either (it may go as far as the window). */
-	memset(buf, 0, MIB);
-	n = fastrmi_send(st, buf, MIB, 500, err, sizeof(err));
-	if (n == (int64_t)MIB) {
-		snprintf(why, whylen, "1 MiB went to a dead peer");
+	memset(buf, 0, beyond_window);
+	n = fastrmi_send(st, buf, beyond_window, 500, err, sizeof(err));
+	if (n == (int64_t)beyond_window) {
+		snprintf(why, whylen, "%zu bytes (twice the window) went to a dead peer", beyond_window);
 		goto out;
 	}
 	fprintf(stderr, "# %s: send to the dead peer: %" PRId64 " (%s)\n", s->cfg->label, n, err);

@@ -54,7 +54,7 @@ public class FastSocket extends Socket {
 
     /** From now on the bytes go over {@code stream}; this socket's TCP connection is the control channel. */
     void attach(io.fastrmi.fastsockets.nativelib.NativeStream stream, String transport) throws IOException {
-        NativeConnection connection = new NativeConnection(this::soTimeoutMillis, this, stream, transport);
+        NativeConnection connection = new NativeConnection(this::soTimeoutMillis, this, stream, transport, true);
         connection.watch(super.getInputStream(), FastRmiSockets.peer(this));
         nativeConnection = connection;
     }

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
 
 /**
@@ -18,6 +19,8 @@ import java.util.function.IntSupplier;
 final class NativeConnection {
 
     static final int BYE = 0x42;
+    /** How much RMI's writes are gathered into before they are sent (the native library's chunk). */
+    static final int GATHER = 256 * 1024;
     /**
      * Sent instead by a peer that closes before it has read the answer, so before it opened its
      * end (scope = jvm negotiates lazily): this end then reads the end of the stream, as TCP's.
@@ -30,16 +33,22 @@ final class NativeConnection {
     private final NativeStream stream;
     private final String transport;
     private final Input input = new Input();
-    private final Output output = new Output();
+    private final Output output;
     private volatile boolean closing;
     private volatile boolean inputShut;
     private volatile boolean outputShut;
     private volatile String peerDeath;
     private volatile boolean peerLeftUnused;
 
-    NativeConnection(IntSupplier soTimeoutMillis, Closeable socket, NativeStream stream, String transport) {
+    /**
+     * {@code gatherUntilFlush}: for a socket whose every writer flushes at the end of its messages
+     * (RMI's), writes are gathered and sent at flush; otherwise each write is sent, as java.net's.
+     */
+    NativeConnection(IntSupplier soTimeoutMillis, Closeable socket, NativeStream stream, String transport,
+            boolean gatherUntilFlush) {
         this.soTimeoutMillis = soTimeoutMillis;
         this.socket = socket;
+        this.output = gatherUntilFlush ? new GatheringOutput() : new Output();
         this.stream = stream;
         this.transport = transport;
     }
@@ -98,6 +107,9 @@ final class NativeConnection {
     }
 
     void shutdownOutput() throws IOException {
+        if (output instanceof GatheringOutput gathering) {
+            gathering.flush();
+        }
         stream.shutdownOutput();
         outputShut = true;
     }
@@ -119,6 +131,9 @@ final class NativeConnection {
 
     /** The stream's end, then BYE, then the control socket; a reader blocked here is woken. */
     void close(OutputStream controlOutput) {
+        if (output instanceof GatheringOutput gathering) {
+            gathering.flushUnlessBusy();
+        }
         closing = true;
         try {
             stream.shutdownOutput();
@@ -172,7 +187,7 @@ final class NativeConnection {
         }
     }
 
-    private final class Output extends OutputStream {
+    private class Output extends OutputStream {
         private final byte[] one = new byte[1];
 
         @Override
@@ -183,6 +198,10 @@ final class NativeConnection {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            send(b, off, len);
+        }
+
+        final void send(byte[] b, int off, int len) throws IOException {
             try {
                 stream.write(b, off, len);
             } catch (IOException e) {
@@ -196,6 +215,75 @@ final class NativeConnection {
         @Override
         public void close() throws IOException {
             socket.close();
+        }
+    }
+
+    /**
+     * RMI's output: RMI buffers 8 KiB at a time and flushes at the end of each message, so its
+     * writes are gathered here, up to {@link #GATHER} bytes, and sent at its flush. A 1 MiB
+     * argument then goes as 4 messages, not 128: every message costs a round trip on the tcp
+     * providers, whose send completes only when the peer has it.
+     */
+    private final class GatheringOutput extends Output {
+        private final ReentrantLock lock = new ReentrantLock();
+        private byte[] gathered;
+        private int length;
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            lock.lock();
+            try {
+                if (length + len > GATHER) {
+                    sendGathered();
+                }
+                if (len >= GATHER) {
+                    send(b, off, len);
+                    return;
+                }
+                if (gathered == null) {
+                    gathered = new byte[GATHER];
+                }
+                System.arraycopy(b, off, gathered, length, len);
+                length += len;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            lock.lock();
+            try {
+                sendGathered();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Before a close: what was gathered goes, unless a writer is inside (close never waits for one). */
+        void flushUnlessBusy() {
+            if (lock.tryLock()) {
+                try {
+                    sendGathered();
+                } catch (IOException e) {
+                    // closing anyway: the write that gathered these bytes already returned
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+
+        private void sendGathered() throws IOException {
+            if (length > 0) {
+                int n = length;
+                length = 0;
+                send(gathered, 0, n);
+            }
         }
     }
 }
