@@ -236,6 +236,10 @@ final class NativeConnection {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            if (outputShut || closing) {
+                // As the stream itself would say at once, not at a later flush.
+                throw new SocketException(closing ? "Socket closed" : "Socket output is shutdown");
+            }
             lock.lock();
             try {
                 if (length + len > GATHER) {

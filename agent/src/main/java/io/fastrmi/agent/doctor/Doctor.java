@@ -100,6 +100,9 @@ public final class Doctor {
         out.println("transports on this machine:");
         row("tcp", "available (pure Java)");
         nativeTransports(config);
+        row("scope = jvm", (Runtime.version().feature() >= 22 ? "possible on this JDK"
+                : "needs JDK 22 or newer: here only RMI's sockets can be FastRMI's")
+                + (config.scope() == FastRmiConfig.Scope.JVM ? " (the config asks for it)" : " (the config says rmi)"));
 
         if (endpoint.isEmpty()) {
             return 0;

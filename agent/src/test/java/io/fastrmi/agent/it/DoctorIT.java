@@ -111,6 +111,7 @@ class DoctorIT {
         assertTrue(run.value("libfabric").startsWith("1."), text);
         assertEquals("provider found", run.value("ofi:shm"), text);
         assertEquals("provider found", run.value("ofi:tcp;ofi_rxm"), text);
+        assertEquals("possible on this JDK (the config says rmi)", run.value("scope = jvm"), text);
         assertTrue(run.value("ofi:verbs;ofi_rxm").startsWith("not usable: "), text);
         assertEquals("context and worker initialize", run.value("ucx"), text);
         assertFalse(text.contains("negotiation"), text);
@@ -124,6 +125,8 @@ class DoctorIT {
         assertEquals("available (pure Java)", run.value("tcp"), run.text());
         assertEquals("unavailable: the native transports need JDK 22 or newer (FFM API); this is JDK 17",
                 run.value("native library"), run.text());
+        assertEquals("needs JDK 22 or newer: here only RMI's sockets can be FastRMI's (the config says rmi)",
+                run.value("scope = jvm"), run.text());
     }
 
     @Test

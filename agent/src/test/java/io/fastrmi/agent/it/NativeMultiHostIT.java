@@ -40,9 +40,7 @@ class NativeMultiHostIT {
         TestNetwork.requireAvailable();
         Path dir = ItSupport.directory("native-hosts-" + transport);
         try (TestNetwork net = TestNetwork.create("host1", "host2")) {
-            Path config = dir.resolve("fastrmi.conf");
-            Files.write(config, List.of("[host " + net.address("host1") + " " + net.address("host2") + "]",
-                    "optimize = on", "transports = " + transport + ", tcp"));
+            Path config = hostsConfig(net, dir, List.of(), "optimize = on", "transports = " + transport + ", tcp");
 
             assertEverySampleConnectionIsOn(transport, net, config, dir);
 
@@ -73,9 +71,7 @@ class NativeMultiHostIT {
         TestNetwork.requireAvailable();
         Path dir = ItSupport.directory("native-hosts-shm");
         try (TestNetwork net = TestNetwork.create("host1", "host2")) {
-            Path config = dir.resolve("fastrmi.conf");
-            Files.write(config, List.of("[host " + net.address("host1") + " " + net.address("host2") + "]",
-                    "optimize = on", "transports = ucx:shm, ofi:shm, ofi:tcp;ofi_rxm, tcp"));
+            Path config = hostsConfig(net, dir, List.of(), "optimize = on", "transports = ucx:shm, ofi:shm, ofi:tcp;ofi_rxm, tcp");
             assertEverySampleConnectionIsOn("ofi:tcp;ofi_rxm", net, config, dir);
         }
     }
@@ -91,9 +87,8 @@ class NativeMultiHostIT {
         TestNetwork.requireAvailable();
         Path dir = ItSupport.directory("jvm-scope-across-" + transport);
         try (TestNetwork net = TestNetwork.create("host1", "host2")) {
-            Path config = dir.resolve("fastrmi.conf");
-            Files.write(config, List.of("scope = jvm", "[host " + net.address("host1") + " " + net.address("host2") + "]",
-                    "optimize = on", "transports = " + transport + ", tcp", "jvm-ports = 1024-60999"));
+            Path config = hostsConfig(net, dir, List.of("scope = jvm"), "optimize = on", "transports = " + transport + ", tcp",
+                    "jvm-ports = 1024-60999");
             try (ManagedJvm server = launch(net, "host1", config).name("socket-server").classpathOf(SocketSemanticsMain.class)
                     .main(SocketSemanticsMain.class).args("server-jvm").start()) {
                 String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
@@ -138,9 +133,8 @@ class NativeMultiHostIT {
         TestNetwork.requireAvailable();
         Path dir = ItSupport.directory("jvm-scope-hosts");
         try (TestNetwork net = TestNetwork.create("host1", "host2")) {
-            Path config = dir.resolve("fastrmi.conf");
-            Files.write(config, List.of("scope = jvm", "[host " + net.address("host1") + " " + net.address("host2") + " local]",
-                    "optimize = on", "transports = ucx:shm, tcp"));
+            Path config = hostsConfig(net, dir, List.of("scope = jvm", "[host local]", "optimize = on",
+                    "transports = ucx:shm, tcp"), "optimize = on", "transports = ucx:shm, tcp");
             try (ManagedJvm plain = JvmLauncher.on(Jdk.of(25)).wrapper(net.exec("host1")).jvmArgs(net.jvmFlags("host1"))
                     .name("host1-server").classpathOf(GreetingMain.class).main(GreetingMain.class).args("server")
                     .timeLimit(TIME_LIMIT).start()) {
@@ -185,6 +179,15 @@ class NativeMultiHostIT {
                 assertEquals(transport, event.getString("transport"), event::toString);
             }
         }
+    }
+
+    /** A config with {@code globals} first (keys, or whole sections), then one section for both hosts. */
+    private static Path hostsConfig(TestNetwork net, Path dir, List<String> globals, String... hostKeys)
+            throws java.io.IOException {
+        List<String> lines = new java.util.ArrayList<>(globals);
+        lines.add("[host " + net.address("host1") + " " + net.address("host2") + "]");
+        lines.addAll(List.of(hostKeys));
+        return Files.write(dir.resolve("fastrmi.conf"), lines);
     }
 
     private static JvmLauncher launch(TestNetwork net, String host, Path config) {

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Socket semantics over whatever transport FastRMI negotiates, between two agent JVMs, with the
- * sockets of RMI's factory used directly (no RMI on top). Each connection starts with a command byte
- * for the server. Usage: {@code server} (prints {@code READY port=P}, then {@code CONN transport}
+ * sockets of RMI's factory used directly (no RMI on top). Every write is flushed, as RMI flushes
+ * each message: RMI's sockets gather writes until a flush (java.net's, under scope = jvm, do not).
+ * Each connection starts with a command byte for the server. Usage: {@code server} (prints {@code READY port=P}, then {@code CONN transport}
  * per connection, {@code EOF transport} for one that ended before its command, {@code HANDLER error}
  * for one that failed) or {@code client TRANSPORT PORT [HOST]} (prints {@code PASS scenario} for each
  * scenario, the last of which kills the server; HOST defaults to 127.0.0.1). {@code server-jvm} and
@@ -50,6 +51,7 @@ public final class SocketSemanticsMain {
     }
 
     public static void main(String[] args) throws Exception {
+        // java.net's own sockets for scope = jvm (FastRMI is under every socket of the JVM), else RMI's.
         RMISocketFactory factory = args[0].endsWith("-jvm") ? new JavaNetSockets()
                 : FastRmiSockets.choose(RMISocketFactory.getDefaultSocketFactory());
         if (args[0].startsWith("server")) {
@@ -59,7 +61,10 @@ public final class SocketSemanticsMain {
         }
     }
 
-    /** java.net's own sockets, for scope = jvm: FastRMI is under every socket of the JVM. */
+    /**
+     * java.net's sockets as a factory. (The testkit's AppSocketFactories.GlobalFactory is the same,
+     * but the JVMs these tests start have only this module's test classes on their class path.)
+     */
     private static final class JavaNetSockets extends RMISocketFactory {
         @Override
         public Socket createSocket(String host, int port) throws IOException {
@@ -99,6 +104,7 @@ public final class SocketSemanticsMain {
                     int n;
                     while ((n = in.read(buffer)) > 0) {
                         out.write(buffer, 0, n);
+                        out.flush();
                     }
                     socket.shutdownOutput();
                 }
@@ -109,7 +115,9 @@ public final class SocketSemanticsMain {
                     while ((n = in.read(buffer)) > 0) {
                         count += n;
                     }
-                    new DataOutputStream(out).writeLong(count);
+                    DataOutputStream answer = new DataOutputStream(out);
+                    answer.writeLong(count);
+                    answer.flush();
                 }
                 case DIE -> Runtime.getRuntime().halt(3);
                 default -> {
@@ -136,7 +144,7 @@ public final class SocketSemanticsMain {
 
         Socket connect(int command) throws IOException {
             Socket socket = factory.createSocket(host, port);
-            socket.getOutputStream().write(command);
+            send(socket, new byte[] {(byte) command});
             // After the first write: under scope = jvm that is when the connection negotiates.
             check(transport.equals(transportOf(socket)), "connected over " + transportOf(socket) + ", not " + transport);
             return socket;
@@ -171,7 +179,7 @@ public final class SocketSemanticsMain {
                 } catch (SocketTimeoutException expected) {
                     // and the connection lives on
                 }
-                socket.getOutputStream().write(new byte[] {1, 2, 3, 4, 5});
+                send(socket, new byte[] {1, 2, 3, 4, 5});
                 byte[] back = new byte[5];
                 new DataInputStream(socket.getInputStream()).readFully(back);
                 check(Arrays.equals(new byte[] {1, 2, 3, 4, 5}, back), "wrong bytes after a timeout");
@@ -183,7 +191,7 @@ public final class SocketSemanticsMain {
             try (Socket socket = connect(ECHO)) {
                 InputStream in = socket.getInputStream();
                 check(in.available() == 0, "available() is " + in.available() + " before anything was sent");
-                socket.getOutputStream().write(NativeEchoMain.pattern(100));
+                send(socket, NativeEchoMain.pattern(100));
                 long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (in.available() < 100 && System.nanoTime() < giveUp) {
                     Thread.sleep(1);
@@ -198,7 +206,7 @@ public final class SocketSemanticsMain {
         /** After shutdownOutput the server reads the end of the stream and we still read its answer. */
         void shutdownOutput() throws Exception {
             try (Socket socket = connect(COUNT)) {
-                socket.getOutputStream().write(new byte[12_345]);
+                send(socket, new byte[12_345]);
                 socket.shutdownOutput();
                 check(socket.isOutputShutdown(), "isOutputShutdown() is false after shutdownOutput()");
                 try {
@@ -222,7 +230,7 @@ public final class SocketSemanticsMain {
                 socket.shutdownInput();
                 check(socket.isInputShutdown(), "isInputShutdown() is false after shutdownInput()");
                 check(in.read() == -1, "a read after shutdownInput() did not see the end");
-                socket.getOutputStream().write(new byte[1000]);
+                send(socket, new byte[1000]);
             }
         }
 
@@ -273,7 +281,7 @@ public final class SocketSemanticsMain {
                             for (int round = 0; round < 20; round++) {
                                 byte[] sent = NativeEchoMain.pattern(8192 + round);
                                 sent[0] = seed;
-                                socket.getOutputStream().write(sent);
+                                send(socket, sent);
                                 byte[] received = new byte[sent.length];
                                 in.readFully(received);
                                 check(Arrays.equals(sent, received), "connection " + seed + " round " + round + " differs");
@@ -313,13 +321,19 @@ public final class SocketSemanticsMain {
         private static Thread writeInBackground(Socket socket, byte[] bytes) {
             Thread writer = new Thread(() -> {
                 try {
-                    socket.getOutputStream().write(bytes);
+                    send(socket, bytes);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
             writer.start();
             return writer;
+        }
+
+        /** Writes and flushes, as RMI does with every message (RMI's sockets send at its flush). */
+        private static void send(Socket socket, byte[] bytes) throws IOException {
+            socket.getOutputStream().write(bytes);
+            socket.getOutputStream().flush();
         }
 
         private static void check(boolean condition, String failure) {
