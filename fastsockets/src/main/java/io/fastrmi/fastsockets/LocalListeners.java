@@ -24,6 +24,7 @@ final class LocalListeners {
 
     private final Path directory;
     private final String self;
+    private final java.util.concurrent.atomic.AtomicBoolean swept = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** {@code directory}: private to this user; it is created when first written. */
     LocalListeners(Path directory) {
@@ -39,6 +40,9 @@ final class LocalListeners {
         Path entry = directory.resolve("listen-" + port);
         String content = self + " " + bound.getHostAddress();
         Files.createDirectories(directory);
+        if (swept.compareAndSet(false, true)) {
+            removeEntriesOfDeadJvms();
+        }
         removeMarkers(port);
         Path temporary = Files.createTempFile(directory, "listen-", ".tmp");
         try {
@@ -98,6 +102,21 @@ final class LocalListeners {
         boolean announced = fields.length == 2 && alive(marker, fields);
         deleteQuietly(marker);
         return announced;
+    }
+
+    /**
+     * Removes the entries of JVMs that are gone (halted, killed: they could not take theirs back),
+     * once per JVM, at its first registration: else they would pile up, one per port.
+     */
+    private void removeEntriesOfDeadJvms() throws IOException {
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(directory, "{listen,connect}-*")) {
+            for (Path entry : entries) {
+                String[] fields = fields(read(entry));
+                if (fields.length >= 2) {
+                    alive(entry, fields);
+                }
+            }
+        }
     }
 
     /** Removes the markers of connections to {@code port}: no listener will accept them. */

@@ -60,6 +60,22 @@ class LocalListenersTest {
     }
 
     @Test
+    void theFirstRegistrationRemovesTheEntriesOfDeadJvms() throws Exception {
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        long started = dead.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+        Path entry = Files.writeString(dir.resolve("listen-7001"), dead.pid() + " " + started + " 0.0.0.0");
+        Path marker = Files.writeString(dir.resolve("connect-7002-40000"), dead.pid() + " " + started);
+        LocalListeners listeners = new LocalListeners(dir);
+        Path live = Files.writeString(dir.resolve("connect-7003-40000"),
+                ProcessHandle.current().pid() + " " + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli());
+        listeners.register(InetAddress.getByName("0.0.0.0"), 7000);
+        assertFalse(Files.exists(entry));
+        assertFalse(Files.exists(marker));
+        assertTrue(Files.exists(live), "a live JVM's marker stays");
+    }
+
+    @Test
     void anEntryOfAnotherProcessWithTheSamePidButAnotherStartCountsForNothing() throws Exception {
         Files.writeString(dir.resolve("listen-7000"), ProcessHandle.current().pid() + " 12345 0.0.0.0");
         assertFalse(new LocalListeners(dir).isListening(LOOPBACK, 7000));

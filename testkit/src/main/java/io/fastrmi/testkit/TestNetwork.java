@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -325,6 +326,7 @@ public final class TestNetwork implements AutoCloseable {
                 ProcessHandle.of(Long.parseLong(pid)).ifPresent(TestNetwork::kill);
             }
         }
+        removeListenerDirectory(ns);
         try {
             ip("netns", "del", ns);
         } catch (IllegalStateException e) {
@@ -332,6 +334,29 @@ public final class TestNetwork implements AutoCloseable {
             if (listNamespaces().contains(ns)) {
                 throw e;
             }
+        }
+    }
+
+    /**
+     * FastRMI's directory of scope = jvm listeners for this namespace
+     * ({@code $TMPDIR/fastrmi-$USER/listeners/net-INODE}): its entries name JVMs that ran in the
+     * namespace, and nothing will ever look there again once it is gone.
+     */
+    private static void removeListenerDirectory(String ns) {
+        try {
+            Object inode = Files.readAttributes(Path.of("/run/netns", ns), "unix:ino").get("ino");
+            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "fastrmi-" + System.getProperty("user.name"),
+                    "listeners", "net-" + inode);
+            if (Files.isDirectory(dir)) {
+                try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                    for (Path entry : entries) {
+                        Files.deleteIfExists(entry);
+                    }
+                }
+                Files.deleteIfExists(dir);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // left behind: entries of JVMs that are gone count for nothing
         }
     }
 
