@@ -104,6 +104,41 @@ class SslRmiIT {
         }
     }
 
+    /**
+     * Under scope = jvm the SSL sockets of the application's factories are FastRMI's underneath: TLS
+     * stays end to end (the factories and their handshake are untouched) and its encrypted bytes go
+     * over shared memory. RMI's own negotiation never runs on them (every handshake is scope jvm).
+     */
+    @org.junit.jupiter.api.Test
+    void underScopeJvmTlsRunsOverTheNativeTransport() throws Exception {
+        Jdk jdk = Jdk.of(25);
+        Path dir = ItSupport.directory("ssl-scope-jvm");
+        Path config = java.nio.file.Files.write(dir.resolve("fastrmi.conf"),
+                List.of("scope = jvm", "[host local]", "optimize = on", "transports = ucx:shm, tcp"));
+        Path agent = ItSupport.agentJar();
+        String[] flags = Stream.concat(Stream.of(sslFlags()), Stream.of("--enable-native-access=ALL-UNNAMED"))
+                .toArray(String[]::new);
+        AppPairRun run = AppPairRun.run(jdk, jdk, dir,
+                server -> server.agent(agent, "config=" + config).jvmArgs(flags).main(SslSampleServer.class)
+                        .args(Mode.SSL.flag()),
+                client -> client.agent(agent, "config=" + config).jvmArgs(flags).main(SslSampleClient.class),
+                List.of(Mode.SSL.flag()));
+        List<String> transcript = run.clientOutput().stream().filter(l -> l.startsWith("CALL "))
+                .collect(Collectors.toList());
+        assertEquals(SampleAppIT.expectedTranscript(), transcript, () -> String.join("\n", run.clientOutput()));
+        for (Path recording : List.of(run.serverJfr(), run.clientJfr())) {
+            List<RecordedEvent> handshakes = ItSupport.events(recording, "fastrmi.Handshake");
+            assertFalse(handshakes.isEmpty(), recording::toString);
+            for (RecordedEvent event : handshakes) {
+                assertEquals("jvm", event.getString("scope"), event::toString);
+                assertEquals("ucx:shm", event.getString("transport"), event::toString);
+            }
+            for (RecordedEvent call : ItSupport.events(recording, "fastrmi.RmiCall")) {
+                assertFalse(call.getBoolean("negotiated"), call::toString);
+            }
+        }
+    }
+
     private static List<String> expectedLogLines(Mode mode) {
         switch (mode) {
             case SSL:
