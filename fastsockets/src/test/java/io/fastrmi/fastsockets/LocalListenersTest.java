@@ -17,6 +17,13 @@ class LocalListenersTest {
 
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
+    /** "PID START" of a process that has exited, as an entry names its JVM. */
+    private static String deadJvm() throws Exception {
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        return dead.pid() + " " + dead.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+    }
+
     @Test
     void aRegisteredListenerIsFoundUntilItsRegistrationCloses() throws Exception {
         LocalListeners listeners = new LocalListeners(dir);
@@ -47,11 +54,9 @@ class LocalListenersTest {
 
     @Test
     void anEntryOfADeadJvmCountsForNothingAndIsRemoved() throws Exception {
-        Process dead = new ProcessBuilder("true").start();
-        dead.waitFor();
-        long started = dead.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
-        Path entry = Files.writeString(dir.resolve("listen-7000"), dead.pid() + " " + started + " 0.0.0.0");
-        Path marker = Files.writeString(dir.resolve("connect-7000-40000"), dead.pid() + " " + started);
+        String dead = deadJvm();
+        Path entry = Files.writeString(dir.resolve("listen-7000"), dead + " 0.0.0.0");
+        Path marker = Files.writeString(dir.resolve("connect-7000-40000"), dead);
         LocalListeners listeners = new LocalListeners(dir);
         assertFalse(listeners.isListening(LOOPBACK, 7000));
         assertFalse(Files.exists(entry));
@@ -61,11 +66,9 @@ class LocalListenersTest {
 
     @Test
     void theFirstRegistrationRemovesTheEntriesOfDeadJvms() throws Exception {
-        Process dead = new ProcessBuilder("true").start();
-        dead.waitFor();
-        long started = dead.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
-        Path entry = Files.writeString(dir.resolve("listen-7001"), dead.pid() + " " + started + " 0.0.0.0");
-        Path marker = Files.writeString(dir.resolve("connect-7002-40000"), dead.pid() + " " + started);
+        String dead = deadJvm();
+        Path entry = Files.writeString(dir.resolve("listen-7001"), dead + " 0.0.0.0");
+        Path marker = Files.writeString(dir.resolve("connect-7002-40000"), dead);
         LocalListeners listeners = new LocalListeners(dir);
         Path live = Files.writeString(dir.resolve("connect-7003-40000"),
                 ProcessHandle.current().pid() + " " + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli());

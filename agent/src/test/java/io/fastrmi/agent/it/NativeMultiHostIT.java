@@ -44,20 +44,7 @@ class NativeMultiHostIT {
 
             assertEverySampleConnectionIsOn(transport, net, config, dir);
 
-            try (ManagedJvm server = launch(net, "host1", config).name("socket-server")
-                    .classpathOf(SocketSemanticsMain.class).main(SocketSemanticsMain.class).args("server").start()) {
-                String port = server.awaitLine(Pattern.compile("^READY port=(\\d+)$"), Duration.ofSeconds(60)).group(1);
-                try (ManagedJvm client = launch(net, "host2", config).name("socket-client")
-                        .classpathOf(SocketSemanticsMain.class).main(SocketSemanticsMain.class)
-                        .args("client", transport, port, net.address("host1")).start()) {
-                    assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
-                    assertEquals(SocketSemanticsMain.SCENARIOS.stream().map(s -> "PASS " + s).collect(Collectors.toList()),
-                            client.output().stream().filter(l -> l.startsWith("PASS ")).collect(Collectors.toList()));
-                }
-                server.awaitExit(Duration.ofSeconds(60));
-                assertTrue(server.output().stream().filter(l -> l.startsWith("CONN ")).allMatch(l -> l.equals("CONN " + transport)),
-                        () -> String.join("\n", server.output()));
-            }
+            assertSocketScenariosOn(transport, "", net, config);
         }
     }
 
@@ -89,19 +76,7 @@ class NativeMultiHostIT {
         try (TestNetwork net = TestNetwork.create("host1", "host2")) {
             Path config = hostsConfig(net, dir, List.of("scope = jvm"), "optimize = on", "transports = " + transport + ", tcp",
                     "jvm-ports = 1024-60999");
-            try (ManagedJvm server = launch(net, "host1", config).name("socket-server").classpathOf(SocketSemanticsMain.class)
-                    .main(SocketSemanticsMain.class).args("server-jvm").start()) {
-                String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
-                try (ManagedJvm client = launch(net, "host2", config).name("socket-client").classpathOf(SocketSemanticsMain.class)
-                        .main(SocketSemanticsMain.class).args("client-jvm", transport, port, net.address("host1")).start()) {
-                    assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
-                    assertEquals(SocketSemanticsMain.SCENARIOS.stream().map(s -> "PASS " + s).collect(Collectors.toList()),
-                            client.output().stream().filter(l -> l.startsWith("PASS ")).collect(Collectors.toList()));
-                }
-                server.awaitExit(Duration.ofSeconds(60));
-                assertTrue(server.output().stream().filter(l -> l.startsWith("CONN ")).allMatch(l -> l.equals("CONN " + transport)),
-                        () -> String.join("\n", server.output()));
-            }
+            assertSocketScenariosOn(transport, "-jvm", net, config);
             try (ManagedJvm server = launch(net, "host1", config).name("greeting-server").classpathOf(GreetingMain.class)
                     .main(GreetingMain.class).args("server").start()) {
                 String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
@@ -178,6 +153,26 @@ class NativeMultiHostIT {
                 assertEquals("fast", event.getString("result"), event::toString);
                 assertEquals(transport, event.getString("transport"), event::toString);
             }
+        }
+    }
+
+    /**
+     * The socket-semantics scenarios from host2 to a server on host1, every connection on
+     * {@code transport}; {@code mode} "" uses RMI's sockets, "-jvm" java.net's (scope = jvm).
+     */
+    private static void assertSocketScenariosOn(String transport, String mode, TestNetwork net, Path config) {
+        try (ManagedJvm server = launch(net, "host1", config).name("socket-server").classpathOf(SocketSemanticsMain.class)
+                .main(SocketSemanticsMain.class).args("server" + mode).start()) {
+            String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
+            try (ManagedJvm client = launch(net, "host2", config).name("socket-client").classpathOf(SocketSemanticsMain.class)
+                    .main(SocketSemanticsMain.class).args("client" + mode, transport, port, net.address("host1")).start()) {
+                assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
+                assertEquals(SocketSemanticsMain.SCENARIOS.stream().map(s -> "PASS " + s).collect(Collectors.toList()),
+                        client.output().stream().filter(l -> l.startsWith("PASS ")).collect(Collectors.toList()));
+            }
+            server.awaitExit(Duration.ofSeconds(60));
+            assertTrue(server.output().stream().filter(l -> l.startsWith("CONN ")).allMatch(l -> l.equals("CONN " + transport)),
+                    () -> String.join("\n", server.output()));
         }
     }
 
