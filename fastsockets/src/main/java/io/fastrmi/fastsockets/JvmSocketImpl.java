@@ -56,8 +56,8 @@ final class JvmSocketImpl extends SocketImpl {
     private long localStreamId;
     /** A listener's registration, until it closes. */
     private Closeable registration;
-    private InputStream tcpInput;
-    private OutputStream tcpOutput;
+    private volatile InputStream tcpInput;
+    private volatile OutputStream tcpOutput;
     private final InputStream input = new Input();
     private final OutputStream output = new Output();
 
@@ -361,18 +361,31 @@ final class JvmSocketImpl extends SocketImpl {
         return address == null ? "?" : address.getHostAddress() + ":" + PlatformSockets.port(platform);
     }
 
-    private synchronized InputStream tcpInput() throws IOException {
-        if (tcpInput == null) {
-            tcpInput = PlatformSockets.input(platform);
+    /** The JDK's streams, taken once: every read and write of a plain connection comes here. */
+    private InputStream tcpInput() throws IOException {
+        InputStream in = tcpInput;
+        if (in == null) {
+            synchronized (this) {
+                if (tcpInput == null) {
+                    tcpInput = PlatformSockets.input(platform);
+                }
+                in = tcpInput;
+            }
         }
-        return tcpInput;
+        return in;
     }
 
-    private synchronized OutputStream tcpOutput() throws IOException {
-        if (tcpOutput == null) {
-            tcpOutput = PlatformSockets.output(platform);
+    private OutputStream tcpOutput() throws IOException {
+        OutputStream out = tcpOutput;
+        if (out == null) {
+            synchronized (this) {
+                if (tcpOutput == null) {
+                    tcpOutput = PlatformSockets.output(platform);
+                }
+                out = tcpOutput;
+            }
         }
-        return tcpOutput;
+        return out;
     }
 
     @Override

@@ -230,11 +230,6 @@ final class NativeConnection {
         private int length;
 
         @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
         public void write(byte[] b, int off, int len) throws IOException {
             if (outputShut || closing) {
                 // As the stream itself would say at once, not at a later flush.
