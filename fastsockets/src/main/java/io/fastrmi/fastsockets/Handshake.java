@@ -81,11 +81,12 @@ public final class Handshake {
             b.writeUTF(t.name());
             b.writeUTF(t.address());
         }
-        DataOutputStream o = new DataOutputStream(out);
+        ByteArrayOutputStream record = new ByteArrayOutputStream(body.size() + 9);
+        DataOutputStream o = new DataOutputStream(record);
         o.writeInt(Jrmp.MAGIC);
         o.writeShort(Jrmp.VERSION);
         o.writeByte(Jrmp.PROTOCOL_FASTRMI);
-        writeBody(o, body);
+        writeRecord(out, record, body);
     }
 
     /**
@@ -143,9 +144,9 @@ public final class Handshake {
         b.writeInt(bits(answer.optimizations()));
         b.writeUTF(answer.transport().name());
         b.writeUTF(answer.transport().address());
-        DataOutputStream o = new DataOutputStream(out);
-        o.writeByte(Jrmp.PROTOCOL_FASTRMI);
-        writeBody(o, body);
+        ByteArrayOutputStream record = new ByteArrayOutputStream(body.size() + 3);
+        record.write(Jrmp.PROTOCOL_FASTRMI);
+        writeRecord(out, record, body);
     }
 
     /** Reads an answer's length and body; the caller has read its first byte (0x46). */
@@ -168,12 +169,18 @@ public final class Handshake {
         }
     }
 
-    private static void writeBody(DataOutputStream out, ByteArrayOutputStream body) throws IOException {
+    /**
+     * The opening in {@code record}, then the body's length and the body, written to {@code out} in
+     * one write: one TCP segment, never a small one left waiting behind Nagle's algorithm.
+     */
+    private static void writeRecord(OutputStream out, ByteArrayOutputStream record, ByteArrayOutputStream body)
+            throws IOException {
         if (body.size() > MAX_RECORD_LENGTH) {
             throw new IllegalArgumentException("handshake record of " + body.size() + " bytes exceeds " + MAX_RECORD_LENGTH);
         }
-        out.writeShort(body.size());
-        body.writeTo(out);
+        new DataOutputStream(record).writeShort(body.size());
+        body.writeTo(record);
+        record.writeTo(out);
         out.flush();
     }
 

@@ -51,11 +51,6 @@ public final class JvmScope {
         }
     }
 
-    /** Whether every socket of this JVM is FastRMI's. */
-    public static boolean installed() {
-        return listeners != null;
-    }
-
     /**
      * The transport a socket's bytes go over: a native one ("ofi:shm", ...), "tcp" after a
      * negotiation that chose TCP, "pending" before the negotiation (it runs at the first read, write

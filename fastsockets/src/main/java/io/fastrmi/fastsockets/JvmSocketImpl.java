@@ -5,7 +5,6 @@ import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.fastsockets.config.LocalAddresses;
 import io.fastrmi.fastsockets.config.PortRanges;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.FileDescriptor;
 import java.io.IOException;
@@ -112,9 +111,7 @@ final class JvmSocketImpl extends SocketImpl {
             closeQuietly(marker);
             throw e;
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        Handshake.writeOffer(bytes, offer);
-        tcpOutput().write(bytes.toByteArray());
+        Handshake.writeOffer(tcpOutput(), offer);
         phase = Phase.OFFERED;
     }
 
@@ -289,9 +286,7 @@ final class JvmSocketImpl extends SocketImpl {
             HostPolicy policy = policyFor(config, client);
             ServerPairing pairing = ServerPairing.pair(offer,
                     Negotiation.answerForBytes(offer, policy, FastRmiSockets.fingerprint(), NativeTransports::usable));
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-            Handshake.writeAnswer(bytes, pairing.answer());
-            tcpOutput().write(bytes.toByteArray());
+            Handshake.writeAnswer(tcpOutput(), pairing.answer());
             attach(pairing.open(), pairing.answer());
             FastRmiSockets.record(event, pairing.answer());
         } catch (IOException e) {
@@ -401,14 +396,14 @@ final class JvmSocketImpl extends SocketImpl {
     /** Before the negotiation, what has arrived of the peer's half of it lets it run now without waiting long. */
     @Override
     protected int available() throws IOException {
-        if (phase != Phase.PLAIN && phase != Phase.NEGOTIATED && PlatformSockets.available(platform) > 0) {
+        if (phase != Phase.PLAIN && phase != Phase.NEGOTIATED && tcpInput().available() > 0) {
             negotiate();
         }
         NativeConnection connection = nativeConnection;
         if (connection != null) {
             return connection.input().available();
         }
-        return phase == Phase.PLAIN || phase == Phase.NEGOTIATED ? PlatformSockets.available(platform) : 0;
+        return phase == Phase.PLAIN || phase == Phase.NEGOTIATED ? tcpInput().available() : 0;
     }
 
     @Override

@@ -30,7 +30,6 @@ final class PlatformSockets {
     private static final Method ACCEPT = method("accept", SocketImpl.class);
     private static final Method INPUT = method("getInputStream");
     private static final Method OUTPUT = method("getOutputStream");
-    private static final Method AVAILABLE = method("available");
     private static final Method CLOSE = method("close");
     private static final Method SHUTDOWN_INPUT = method("shutdownInput");
     private static final Method SHUTDOWN_OUTPUT = method("shutdownOutput");
@@ -93,10 +92,6 @@ final class PlatformSockets {
 
     static OutputStream output(SocketImpl impl) throws IOException {
         return (OutputStream) call(OUTPUT, impl);
-    }
-
-    static int available(SocketImpl impl) throws IOException {
-        return (Integer) call(AVAILABLE, impl);
     }
 
     static void close(SocketImpl impl) throws IOException {
