@@ -103,12 +103,34 @@ enum fastrmi_status {
 	FASTRMI_ERR_NOMEM = -5,    /* out of memory */
 	FASTRMI_ERR_PROVIDER = -6, /* libfabric / UCX failed; message has its own text */
 	FASTRMI_ERR_PROTOCOL = -7, /* the peer broke the stream protocol */
+	FASTRMI_ERR_NOT_FOUND = -8, /* fastrmi_tcp_peer_uid: no such connection on this host */
+	FASTRMI_ERR_RESET = -9,    /* send to a peer that closed the stream (see fastrmi_stream_close) */
 };
 
 /* Payload bytes one stream may have sent but not yet consumed by the reader. */
 #define FASTRMI_STREAM_WINDOW (1024 * 1024)
 /* Longest context address fastrmi_ctx_address can return. */
 #define FASTRMI_ADDRESS_MAX 4096
+
+/* ---- who the peer is ------------------------------------------------------------------
+ *
+ * Shared-memory transports are used only between processes of one user, learnt from the
+ * kernel, never from what a peer says. */
+
+/* This process's effective uid. */
+FASTRMI_API uint32_t fastrmi_process_uid(void);
+
+/*
+ * The owner (uid) of the peer's socket of an established TCP connection on this host, in
+ * this process's network namespace, as the kernel keeps it (sock_diag): the connection from
+ * peer_ip:peer_port (the peer's end) to own_ip:own_port (ours). Addresses are 4 (IPv4) or 16
+ * (IPv6) bytes in network order, both of one length; an IPv4 connection on an IPv6 socket is
+ * looked up by its IPv4 addresses. Returns 0 and *uid; FASTRMI_ERR_NOT_FOUND when no such
+ * connection has its peer's end on this host; another negative code with a message in err.
+ */
+FASTRMI_API int fastrmi_tcp_peer_uid(const uint8_t *peer_ip, size_t peer_ip_len, uint16_t peer_port,
+				     const uint8_t *own_ip, size_t own_ip_len, uint16_t own_port,
+				     uint32_t *uid, char *err, size_t errlen);
 
 typedef struct fastrmi_ctx fastrmi_ctx;
 typedef struct fastrmi_stream fastrmi_stream;
@@ -130,8 +152,24 @@ FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint
  * Copies the context's address (opaque bytes, at most FASTRMI_ADDRESS_MAX) into buf.
  * *len is buf's size on entry and the address length on return. Returns 0, or
  * FASTRMI_ERR_INVALID when buf is too small (*len then says how much is needed).
+ *
+ * What a peer passes to fastrmi_stream_open is this address, except for UCX contexts of
+ * any provider but "shm", which are reached by socket address: their address is 'S', the
+ * port of the context's listener (2 bytes, network order) and its IP version (4 or 6), and
+ * the peer appends the IP of that version (4 or 16 bytes, network order) at which it
+ * reaches this process, i.e. the IP of the connection the two negotiated on.
  */
 FASTRMI_API int fastrmi_ctx_address(fastrmi_ctx *ctx, void *buf, size_t *len);
+
+/*
+ * Lets a peer at ip (4 or 16 bytes, network order) connect to this context for the next
+ * two minutes: UCX contexts reached by socket address take connection requests only from
+ * such peers, and reject all others before UCX reads what they carry. Call it before the
+ * peer is told this context's address. Does nothing for other contexts. Returns 0, or
+ * FASTRMI_ERR_INVALID.
+ */
+FASTRMI_API int fastrmi_ctx_expect_peer(fastrmi_ctx *ctx, const uint8_t *ip, size_t ip_len, char *err,
+					size_t errlen);
 
 /*
  * Closes the context: every stream still open on it must be closed first (streams left
@@ -141,7 +179,9 @@ FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx);
 
 /*
  * Opens the stream local_id <-> peer_id to the context at peer_addr (bytes from the
- * peer's fastrmi_ctx_address). local_id must be unique in ctx among open streams; the
+ * peer's fastrmi_ctx_address, see there). Peer addresses are checked field by field before
+ * libfabric or UCX sees them, but a UCX worker address ("ucx:shm") is opaque: take one only
+ * from a process of this user (fastrmi_tcp_peer_uid). local_id must be unique in ctx among open streams; the
  * peer opens with the two ids swapped. Data may be sent at once: it flows as soon as
  * the peer's side is open (the peer grants the first window when it opens).
  * Returns 0 and *stream, or a negative FASTRMI_ERR_* with a message in err.
@@ -190,8 +230,10 @@ FASTRMI_API void fastrmi_stream_abort(fastrmi_stream *stream);
 
 /*
  * Closes the stream and frees it: no call may be running on it (abort first to wake
- * them). When writing was not shut down and the stream is not aborted, the peer sees
- * the end of the stream. Unread data is dropped. NULL is ignored.
+ * them). The peer's reads see the end of the stream after the data sent before; its
+ * sends (a writer waiting for credit too) are dropped for up to twice the window, as
+ * TCP's buffers take them, then fail with FASTRMI_ERR_RESET, as TCP's after a close
+ * with data unread. Unread data is dropped. NULL is ignored.
  */
 FASTRMI_API void fastrmi_stream_close(fastrmi_stream *stream);
 

@@ -45,6 +45,7 @@ enum fr_msg_type {
 	FR_MSG_DATA = 1,   /* len payload bytes follow */
 	FR_MSG_CREDIT = 2, /* the reader consumed len more bytes: the sender may send them */
 	FR_MSG_FIN = 3,    /* no more data on this stream */
+	FR_MSG_CLOSE = 4,  /* the stream is closed: it reads nothing more (TCP's reset for a writer) */
 };
 
 /*
@@ -82,6 +83,10 @@ struct fr_rx {
 	struct fr_rx *next_orphan;
 	struct fr_rx *prev_orphan;
 	int posted;
+	/* An orphan that drains its closed stream's messages until this time (0: it does not):
+	 * the peer's data in flight is taken and dropped, so it does not wait on us. */
+	uint64_t drain_tag;
+	uint64_t drain_until_nsec;
 	unsigned char buf[FR_MSG_MAX];
 };
 

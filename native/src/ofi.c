@@ -7,24 +7,31 @@
  *    the CQ's fd (FI_GETWAIT) together with an eventfd that other threads use to wake
  *    the poller;
  *  - providers without one (shm offers only FI_WAIT_NONE / FI_WAIT_YIELD, and
- *    fi_cq_sread would spin): a doorbell of our own. We chose a futex word in a small
- *    memfd segment over an eventfd because a peer process can map the segment (by
- *    /proc/PID/fd/N, named in our address) without fd passing or a helper socket, and
- *    because a futex costs no syscall for the sender when we are awake: the sender bumps
- *    the sequence number after each post and calls FUTEX_WAKE only when our
- *    "sleeping" flag is set. The memfd is never a file in /dev/shm, so a process that
- *    dies leaves nothing behind. Lost wakeups are ruled out by the order: we set
- *    sleeping, read seq, poll the CQ once more, then FUTEX_WAIT on that seq; a sender
- *    posts, bumps seq, then reads sleeping (full fences between).
+ *    fi_cq_sread would spin): a doorbell of our own, a futex word in a small file of the
+ *    user's own directory /dev/shm/fastrmi-UID (0700, checked: owned by us, open to no one
+ *    else). A peer's doorbell is found there by the numbers in its address (its pid and the
+ *    doorbell's number), never by a path or an fd the peer names, and only a file of our
+ *    user is mapped. A futex costs the sender no syscall while we are awake: it bumps the
+ *    sequence number after each post and calls FUTEX_WAKE only when our "sleeping" flag is
+ *    set. Lost wakeups are ruled out by the order: we set sleeping, read seq, poll the CQ
+ *    once more, then FUTEX_WAIT on that seq; a sender posts, bumps seq, then reads sleeping
+ *    (full fences between). A process's doorbells are unlinked at its exit; those of a
+ *    process that was killed are removed by the next one to make a doorbell.
+ *
+ * A peer's address is checked field by field before libfabric sees it: a sockaddr of the
+ * provider's family with a port, or shm's "fi_shm://PID:N:N" of the pid in its header.
+ * Providers with other address formats are not opened.
  */
-#define _GNU_SOURCE /* memfd_create, strdup */
+#define _GNU_SOURCE /* strdup */
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,6 +39,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -147,7 +155,8 @@ FASTRMI_API int fastrmi_ofi_probe(const char *provider, char *err, size_t errlen
 
 /* ==== the message transport ============================================================ */
 
-/* Address: magic, wait mode, pid and memfd of the doorbell, then the endpoint name. */
+/* Address: magic, wait mode, pid and number of the doorbell (0 without one), name length,
+ * then the endpoint name. */
 #define FR_OFI_MAGIC 'O'
 #define FR_OFI_ADDR_HDR 12
 #define FR_OFI_CQ_BATCH 16
@@ -167,7 +176,7 @@ struct fr_ofi {
 	enum fr_ofi_wait wait;
 	int cq_fd;                 /* FD mode: the CQ's wait fd (owned by libfabric) */
 	int kick_fd;               /* FD mode: eventfd that wakes the poller */
-	int bell_fd;               /* doorbell mode: memfd of our doorbell */
+	uint32_t bell_number;      /* doorbell mode: ours is bell-PID-NUMBER */
 	struct fr_doorbell *bell;  /* doorbell mode: ours, mapped */
 	uint32_t armed_seq;
 	size_t inject_size;
@@ -194,25 +203,237 @@ static int fr_ofi_fail(char *err, size_t errlen, const char *what, int ret)
 	return FASTRMI_ERR_PROVIDER;
 }
 
+/* ---- doorbell files ----------------------------------------------------------------- */
+
+static _Atomic uint32_t fr_bell_counter;
+
+static void fr_bell_name(char *name, size_t size, uint32_t pid, uint32_t number)
+{
+	snprintf(name, size, "bell-%u-%u", pid, number);
+}
+
+/*
+ * Opens (creating it if need be) the user's doorbell directory and checks it: a directory
+ * owned by this user that no one else may enter. Returns its fd, or -1 with a message.
+ */
+static int fr_bell_dir_open(int create, char *err, size_t errlen)
+{
+	char path[64];
+	struct stat st;
+	uid_t uid = geteuid();
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/shm/fastrmi-%u", (unsigned)uid);
+	if (create && mkdir(path, 0700) != 0 && errno != EEXIST) {
+		fr_seterr(err, errlen, "mkdir %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fr_seterr(err, errlen, "open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		fr_seterr(err, errlen, "fstat %s: %s", path, strerror(errno));
+	} else if (st.st_uid != uid) {
+		fr_seterr(err, errlen, "%s belongs to uid %u, not to this user (uid %u): no doorbells there",
+			  path, (unsigned)st.st_uid, (unsigned)uid);
+	} else if ((st.st_mode & 077) != 0 && fchmod(fd, 0700) != 0) {
+		fr_seterr(err, errlen, "%s is open to other users (mode %o) and chmod failed: %s", path,
+			  (unsigned)(st.st_mode & 0777), strerror(errno));
+	} else {
+		return fd;
+	}
+	if (close(fd) != 0)
+		fr_seterr(err, errlen, "close %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* Removes the doorbells of processes that are gone (killed before their exit handler ran). */
+static void fr_bell_sweep(int dir_fd)
+{
+	struct dirent *entry;
+	unsigned pid, number;
+	int fd;
+	DIR *dir;
+
+	fd = dup(dir_fd);
+	if (fd < 0)
+		return; /* nothing swept this time: the next doorbell made tries again */
+	dir = fdopendir(fd);
+	if (dir == NULL) {
+		(void)close(fd);
+		return;
+	}
+	while ((entry = readdir(dir)) != NULL)
+		if (sscanf(entry->d_name, "bell-%u-%u", &pid, &number) == 2 && pid > 0 &&
+		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			(void)unlinkat(dir_fd, entry->d_name, 0); /* gone already: someone else swept it */
+	(void)closedir(dir); /* a directory stream opened for reading: nothing to lose */
+}
+
+/* At exit: this process's doorbells (peers that mapped one keep their mapping). */
+static void fr_bell_unlink_own(void)
+{
+	char prefix[32];
+	size_t prefix_len;
+	struct dirent *entry;
+	int dir_fd;
+	DIR *dir;
+
+	dir_fd = fr_bell_dir_open(0, NULL, 0);
+	if (dir_fd < 0)
+		return; /* no directory: no doorbell of ours either */
+	prefix_len = (size_t)snprintf(prefix, sizeof(prefix), "bell-%u-", (unsigned)getpid());
+	dir = fdopendir(dir_fd);
+	if (dir == NULL) {
+		(void)close(dir_fd);
+		return;
+	}
+	/* At exit there is no one to tell of a failure, and nothing else to do about one. */
+	while ((entry = readdir(dir)) != NULL)
+		if (strncmp(entry->d_name, prefix, prefix_len) == 0)
+			(void)unlinkat(dirfd(dir), entry->d_name, 0);
+	(void)closedir(dir);
+}
+
+static pthread_once_t fr_bell_cleanup_once = PTHREAD_ONCE_INIT;
+
+static void fr_bell_register_cleanup(void)
+{
+	if (atexit(fr_bell_unlink_own) != 0)
+		fprintf(stderr, "libfastrmi: atexit failed: doorbells stay in /dev/shm after exit\n");
+}
+
+static void *fr_bell_map(int fd, const char *name, char *err, size_t errlen)
+{
+	void *mem = mmap(NULL, FR_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (mem == MAP_FAILED) {
+		fr_seterr(err, errlen, "mmap doorbell %s: %s", name, strerror(errno));
+		return NULL;
+	}
+	return mem;
+}
+
 static int fr_doorbell_create(struct fr_ofi *ofi, char *err, size_t errlen)
 {
-	void *mem;
+	char name[48];
+	int dir_fd, fd, ret = FASTRMI_ERR_PROVIDER;
 
-	ofi->bell_fd = memfd_create("fastrmi-doorbell", MFD_CLOEXEC);
-	if (ofi->bell_fd < 0) {
-		fr_seterr(err, errlen, "memfd_create(doorbell): %s", strerror(errno));
+	if (pthread_once(&fr_bell_cleanup_once, fr_bell_register_cleanup) != 0) {
+		fr_seterr(err, errlen, "pthread_once(doorbell clean-up) failed");
 		return FASTRMI_ERR_PROVIDER;
 	}
-	if (ftruncate(ofi->bell_fd, FR_DOORBELL_SIZE) != 0) {
-		fr_seterr(err, errlen, "ftruncate(doorbell): %s", strerror(errno));
+	dir_fd = fr_bell_dir_open(1, err, errlen);
+	if (dir_fd < 0)
 		return FASTRMI_ERR_PROVIDER;
+	fr_bell_sweep(dir_fd);
+	ofi->bell_number = atomic_fetch_add(&fr_bell_counter, 1) + 1;
+	fr_bell_name(name, sizeof(name), (uint32_t)getpid(), ofi->bell_number);
+	fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fr_seterr(err, errlen, "create doorbell %s: %s", name, strerror(errno));
+	} else {
+		if (ftruncate(fd, FR_DOORBELL_SIZE) != 0)
+			fr_seterr(err, errlen, "ftruncate doorbell %s: %s", name, strerror(errno));
+		else if ((ofi->bell = fr_bell_map(fd, name, err, errlen)) != NULL)
+			ret = 0;
+		if (close(fd) != 0 && ret == 0) {
+			fr_seterr(err, errlen, "close doorbell %s: %s", name, strerror(errno));
+			ret = FASTRMI_ERR_PROVIDER;
+		}
+		if (ret != 0 && unlinkat(dir_fd, name, 0) != 0)
+			fprintf(stderr, "libfastrmi: unlink doorbell %s: %s\n", name, strerror(errno));
 	}
-	mem = mmap(NULL, FR_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ofi->bell_fd, 0);
-	if (mem == MAP_FAILED) {
-		fr_seterr(err, errlen, "mmap(doorbell): %s", strerror(errno));
+	if (close(dir_fd) != 0 && ret == 0) {
+		fr_seterr(err, errlen, "close /dev/shm/fastrmi-%u: %s", (unsigned)geteuid(), strerror(errno));
+		ret = FASTRMI_ERR_PROVIDER;
+	}
+	return ret;
+}
+
+/* Maps the peer's doorbell, found by its pid and number in this user's directory only. */
+static int fr_doorbell_open_peer(struct fr_peer *peer, uint32_t pid, uint32_t number, char *err, size_t errlen)
+{
+	char name[48];
+	struct stat st;
+	int dir_fd, fd, ret = FASTRMI_ERR_PROVIDER;
+
+	fr_bell_name(name, sizeof(name), pid, number);
+	dir_fd = fr_bell_dir_open(0, err, errlen);
+	if (dir_fd < 0)
 		return FASTRMI_ERR_PROVIDER;
+	fd = openat(dir_fd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fr_seterr(err, errlen, "open peer doorbell %s: %s", name, strerror(errno));
+	} else {
+		if (fstat(fd, &st) != 0)
+			fr_seterr(err, errlen, "fstat peer doorbell %s: %s", name, strerror(errno));
+		else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_size != FR_DOORBELL_SIZE)
+			fr_seterr(err, errlen, "peer doorbell %s is not a doorbell of this user", name);
+		else if ((peer->bell = fr_bell_map(fd, name, err, errlen)) != NULL)
+			ret = 0;
+		if (close(fd) != 0)
+			fprintf(stderr, "libfastrmi: close peer doorbell %s: %s\n", name, strerror(errno));
 	}
-	ofi->bell = mem;
+	if (close(dir_fd) != 0)
+		fprintf(stderr, "libfastrmi: close /dev/shm/fastrmi-%u: %s\n", (unsigned)geteuid(), strerror(errno));
+	return ret;
+}
+
+/* Unmaps and removes our doorbell (peers that mapped it keep their mapping). */
+static void fr_doorbell_close(struct fr_ofi *ofi)
+{
+	char name[48];
+	int dir_fd;
+
+	if (munmap(ofi->bell, FR_DOORBELL_SIZE) != 0)
+		fprintf(stderr, "libfastrmi: munmap doorbell: %s\n", strerror(errno));
+	ofi->bell = NULL;
+	fr_bell_name(name, sizeof(name), (uint32_t)getpid(), ofi->bell_number);
+	dir_fd = fr_bell_dir_open(0, NULL, 0);
+	if (dir_fd < 0)
+		return; /* the directory is gone, and the doorbell with it */
+	if (unlinkat(dir_fd, name, 0) != 0)
+		fprintf(stderr, "libfastrmi: unlink doorbell %s: %s\n", name, strerror(errno));
+	if (close(dir_fd) != 0)
+		fprintf(stderr, "libfastrmi: close /dev/shm/fastrmi-%u: %s\n", (unsigned)geteuid(), strerror(errno));
+}
+
+/* ---- peer addresses ------------------------------------------------------------------ */
+
+static int fr_is_region_suffix(const char *s);
+
+/* "fi_shm://PID:N:N" with its NUL, and PID the one in the address's header. */
+static int fr_is_shm_name(const unsigned char *name, size_t len, uint32_t pid)
+{
+	static const char scheme[] = "fi_shm://";
+	char expected[24];
+	size_t prefix_len;
+
+	if (len < sizeof(scheme) || name[len - 1] != '\0' || memchr(name, '\0', len - 1) != NULL ||
+	    memcmp(name, scheme, sizeof(scheme) - 1) != 0)
+		return 0;
+	prefix_len = (size_t)snprintf(expected, sizeof(expected), "%u:", pid);
+	return strncmp((const char *)name + sizeof(scheme) - 1, expected, prefix_len) == 0 &&
+	       fr_is_region_suffix((const char *)name + sizeof(scheme) - 1 + prefix_len);
+}
+
+/* A sockaddr_in / sockaddr_in6 of exactly its size, of its family, with a port. */
+static int fr_is_sockaddr(const unsigned char *name, size_t len, uint32_t format)
+{
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+
+	if ((format == FI_SOCKADDR_IN || format == FI_SOCKADDR) && len == sizeof(in)) {
+		memcpy(&in, name, sizeof(in));
+		return in.sin_family == AF_INET && in.sin_port != 0 && in.sin_addr.s_addr != htonl(INADDR_ANY);
+	}
+	if ((format == FI_SOCKADDR_IN6 || format == FI_SOCKADDR) && len == sizeof(in6)) {
+		memcpy(&in6, name, sizeof(in6));
+		return in6.sin6_family == AF_INET6 && in6.sin6_port != 0 && !IN6_IS_ADDR_UNSPECIFIED(&in6.sin6_addr);
+	}
 	return 0;
 }
 
@@ -240,9 +461,7 @@ static void fr_ofi_close(struct fastrmi_ctx *ctx)
 	if (ofi->kick_fd >= 0)
 		close(ofi->kick_fd);
 	if (ofi->bell != NULL)
-		munmap(ofi->bell, FR_DOORBELL_SIZE);
-	if (ofi->bell_fd >= 0)
-		close(ofi->bell_fd);
+		fr_doorbell_close(ofi);
 	free(ofi);
 	ctx->ofi = NULL;
 }
@@ -342,7 +561,6 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		return FASTRMI_ERR_NOMEM;
 	}
 	ofi->kick_fd = -1;
-	ofi->bell_fd = -1;
 	ofi->cq_fd = -1;
 	ctx->ofi = ofi;
 
@@ -370,6 +588,15 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		ofi->info = NULL;
 		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", FI_EP_RDM, FI_TAGGED, FI_ORDER_SAS): %s (%d)",
 			  provider, fi_strerror(-ret), ret);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	/* Only addresses we can check field by field are ever taken from a peer. */
+	if (ofi->info->addr_format != FI_SOCKADDR_IN && ofi->info->addr_format != FI_SOCKADDR_IN6 &&
+	    ofi->info->addr_format != FI_SOCKADDR &&
+	    !(ofi->info->addr_format == FI_ADDR_STR && strcmp(provider, "shm") == 0)) {
+		fr_seterr(err, errlen, "libfabric provider \"%s\" has address format %u, which FastRMI cannot check "
+			  "in a peer's address (it takes sockaddrs and shm's names)", provider,
+			  (unsigned)ofi->info->addr_format);
 		return FASTRMI_ERR_PROVIDER;
 	}
 	ret = fi_fabric(ofi->info->fabric_attr, &ofi->fabric, NULL);
@@ -424,9 +651,9 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		return fr_ofi_fail(err, errlen, "fi_getname", ret);
 	addr[0] = FR_OFI_MAGIC;
 	addr[1] = (unsigned char)ofi->wait;
-	u32 = (uint32_t)getpid();
+	u32 = ofi->wait == FR_OFI_WAIT_DOORBELL ? (uint32_t)getpid() : 0;
 	memcpy(addr + 2, &u32, 4);
-	u32 = (uint32_t)ofi->bell_fd;
+	u32 = ofi->bell_number;
 	memcpy(addr + 6, &u32, 4);
 	u16 = (uint16_t)name_len;
 	memcpy(addr + 10, &u16, 2);
@@ -438,11 +665,10 @@ static int fr_ofi_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char 
 {
 	struct fr_ofi *ofi = ctx->ofi;
 	const unsigned char *addr = peer->addr;
-	char path[64];
-	uint32_t pid, fd;
+	const unsigned char *name = addr + FR_OFI_ADDR_HDR;
+	uint32_t pid, number;
 	uint16_t name_len;
-	void *mem;
-	int ret, bell_fd;
+	int ret, named;
 
 	peer->fi_addr = FI_ADDR_NOTAVAIL;
 	if (peer->addr_len < FR_OFI_ADDR_HDR || addr[0] != FR_OFI_MAGIC) {
@@ -450,31 +676,29 @@ static int fr_ofi_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char 
 		return FASTRMI_ERR_INVALID;
 	}
 	memcpy(&pid, addr + 2, 4);
-	memcpy(&fd, addr + 6, 4);
+	memcpy(&number, addr + 6, 4);
 	memcpy(&name_len, addr + 10, 2);
 	if (addr[1] != (unsigned char)ofi->wait || peer->addr_len != FR_OFI_ADDR_HDR + (size_t)name_len) {
 		fr_seterr(err, errlen, "ofi context address of another provider or malformed");
 		return FASTRMI_ERR_INVALID;
 	}
-	if (ofi->wait == FR_OFI_WAIT_DOORBELL) {
-		snprintf(path, sizeof(path), "/proc/%u/fd/%u", pid, fd);
-		bell_fd = open(path, O_RDWR | O_CLOEXEC);
-		if (bell_fd < 0) {
-			fr_seterr(err, errlen, "open peer doorbell %s: %s", path, strerror(errno));
-			return FASTRMI_ERR_PROVIDER;
-		}
-		mem = mmap(NULL, FR_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, bell_fd, 0);
-		close(bell_fd);
-		if (mem == MAP_FAILED) {
-			fr_seterr(err, errlen, "mmap peer doorbell %s: %s", path, strerror(errno));
-			return FASTRMI_ERR_PROVIDER;
-		}
-		peer->bell = mem;
+	if (ofi->wait == FR_OFI_WAIT_DOORBELL)
+		named = pid > 0 && number > 0 && fr_is_shm_name(name, name_len, pid);
+	else
+		named = pid == 0 && number == 0 && fr_is_sockaddr(name, name_len, ofi->info->addr_format);
+	if (!named) {
+		fr_seterr(err, errlen, "ofi context address has a malformed endpoint name (%u bytes)", (unsigned)name_len);
+		return FASTRMI_ERR_INVALID;
 	}
-	ret = fi_av_insert(ofi->av, addr + FR_OFI_ADDR_HDR, 1, &peer->fi_addr, 0, NULL);
+	if (ofi->wait == FR_OFI_WAIT_DOORBELL) {
+		ret = fr_doorbell_open_peer(peer, pid, number, err, errlen);
+		if (ret != 0)
+			return ret;
+	}
+	ret = fi_av_insert(ofi->av, name, 1, &peer->fi_addr, 0, NULL);
 	if (ret != 1) {
-		if (peer->bell != NULL)
-			munmap(peer->bell, FR_DOORBELL_SIZE);
+		if (peer->bell != NULL && munmap(peer->bell, FR_DOORBELL_SIZE) != 0)
+			fprintf(stderr, "libfastrmi: munmap peer doorbell: %s\n", strerror(errno));
 		peer->bell = NULL;
 		return fr_ofi_fail(err, errlen, "fi_av_insert(peer)", ret < 0 ? ret : -FI_EINVAL);
 	}

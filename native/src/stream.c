@@ -4,7 +4,7 @@
  * The backends (ofi.c, ucx.c) only move tagged messages of at most FR_MSG_MAX bytes
  * between contexts; everything a stream means is here:
  *
- *  - Framing: each message is a struct fr_msg_hdr (DATA, CREDIT or FIN) and, for DATA,
+ *  - Framing: each message is a struct fr_msg_hdr (DATA, CREDIT, FIN or CLOSE) and, for DATA,
  *    up to FR_CHUNK payload bytes. It is sent with tag = the receiving stream's id.
  *  - Order: each stream has exactly one receive posted (tag = its id, into its own
  *    bounce buffer) and reposts it when it completes, so its messages complete in the
@@ -40,8 +40,16 @@
 /* Arms in a row answered "busy" with nothing delivered, before we sleep anyway. */
 #define FR_BUSY_ARMS_MAX 16
 #define FR_FOREVER UINT64_MAX
-/* How long closing a stream waits for its messages in flight to be taken. */
+/* How long closing a stream waits for its messages in flight to be taken, and how long a
+ * closed stream takes (and drops) what its peer still sends. */
 #define FR_LINGER_MS 2000
+/*
+ * After the peer's CLOSE, sends still "succeed" for this many bytes (dropped) before they fail
+ * with a reset: TCP's buffers take that much from a writer before the peer's reset reaches it,
+ * so a caller that writes a little more, then reads the answer the peer sent before closing
+ * (RMI's call rejected by a filter), gets that answer as over TCP.
+ */
+#define FR_DROP_AFTER_CLOSE (2 * FASTRMI_STREAM_WINDOW)
 
 struct fastrmi_stream {
 	struct fastrmi_ctx *ctx;
@@ -57,7 +65,9 @@ struct fastrmi_stream {
 	size_t ring_head;       /* next byte to read */
 	size_t ring_count;      /* bytes to read */
 	size_t unreported;      /* consumed (or never granted) bytes not yet sent as credit */
-	int peer_eof;           /* FIN received */
+	int peer_eof;           /* FIN or CLOSE received */
+	int peer_closed;        /* CLOSE received: the peer reads no more, sending fails */
+	size_t drop_left;       /* after CLOSE: bytes sends may still drop (FR_DROP_AFTER_CLOSE) */
 	struct fr_rx *rx;
 	int rx_needs_post;
 
@@ -203,6 +213,11 @@ static int fr_stream_error(const struct fastrmi_stream *s, char *err, size_t err
 	if (s->failed) {
 		fr_seterr(err, errlen, "%s", s->fail_msg);
 		return s->failed;
+	}
+	if (s->peer_closed) {
+		fr_seterr(err, errlen, "stream %llu: connection reset: the peer closed the stream",
+			  (unsigned long long)s->local_id);
+		return FASTRMI_ERR_RESET;
 	}
 	if (s->peer->failed) {
 		fr_seterr(err, errlen, "stream %llu: peer failed: %s",
@@ -362,6 +377,12 @@ static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
 	case FR_MSG_FIN:
 		s->peer_eof = 1;
 		break;
+	case FR_MSG_CLOSE:
+		s->peer_eof = 1;
+		if (!s->peer_closed)
+			s->drop_left = FR_DROP_AFTER_CLOSE;
+		s->peer_closed = 1;
+		break;
 	default:
 		fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "unknown message type");
 		return;
@@ -373,11 +394,42 @@ static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
 		fr_stream_flush(s);
 }
 
+/* Whether a draining orphan goes on after taking a message of len bytes. */
+static int fr_orphan_drains_on(const struct fr_rx *rx, size_t len)
+{
+	struct fr_msg_hdr hdr;
+
+	if (rx->drain_until_nsec == 0 || fr_now_nsec() >= rx->drain_until_nsec || len < sizeof(hdr))
+		return 0;
+	memcpy(&hdr, rx->buf, sizeof(hdr));
+	return hdr.type != FR_MSG_FIN && hdr.type != FR_MSG_CLOSE;
+}
+
+/* Cancels the receives of orphans whose draining time is up (they complete as cancelled). */
+static void fr_expire_orphans(struct fastrmi_ctx *ctx)
+{
+	uint64_t now = fr_now_nsec();
+
+	for (struct fr_rx *rx = ctx->orphans; rx != NULL; rx = rx->next_orphan) {
+		if (rx->posted && rx->drain_until_nsec != 0 && now >= rx->drain_until_nsec) {
+			rx->drain_until_nsec = 0;
+			ctx->be->cancel_recv(ctx, rx);
+		}
+	}
+}
+
 void fr_rx_done(struct fastrmi_ctx *ctx, struct fr_rx *rx, int status, size_t len, const char *msg)
 {
 	rx->posted = 0;
 	if (rx->owner == NULL) {
-		/* Its stream is gone (closed while the receive was posted). */
+		/* Its stream is gone (closed while the receive was posted). Draining, it drops
+		 * the message and takes the next, until the peer's FIN or CLOSE says no more
+		 * comes or the time is up. */
+		if (status == 0 && fr_orphan_drains_on(rx, len) &&
+		    ctx->be->post_recv(ctx, rx, rx->drain_tag, NULL, 0) == 0) {
+			rx->posted = 1;
+			return;
+		}
 		if (rx->prev_orphan != NULL)
 			rx->prev_orphan->next_orphan = rx->next_orphan;
 		else
@@ -495,6 +547,8 @@ static int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 	}
 	if (ctx->pending != NULL)
 		fr_flush_pending(ctx);
+	if (ctx->orphans != NULL)
+		fr_expire_orphans(ctx);
 	if (n > 0) {
 		ctx->busy_block_ms = 0;
 		ctx->busy_arms = 0;
@@ -677,7 +731,8 @@ static int fr_recv_ready(const struct fastrmi_stream *s)
 
 static int fr_send_ready(const struct fastrmi_stream *s)
 {
-	return s->credits > 0 && s->ctx->tx_free != NULL && !s->ctx->eagain;
+	/* A closed peer never grants again: not ready, and the wait ends in its error. */
+	return s->credits > 0 && !s->peer_closed && s->ctx->tx_free != NULL && !s->ctx->eagain;
 }
 
 static int fr_granted(const struct fastrmi_stream *s)
@@ -901,6 +956,15 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 	}
 	while (ret == 0 && sent < len) {
 		ret = fr_wait(s, fr_send_ready, deadline, err, errlen);
+		if (ret == FASTRMI_ERR_RESET && len - sent <= s->drop_left) {
+			/* The peer closed: dropped, as TCP's buffers would take it (see above). */
+			s->drop_left -= len - sent;
+			sent = len;
+			ret = 0;
+			break;
+		}
+		if (ret == FASTRMI_ERR_RESET)
+			s->drop_left = 0;
 		if (ret < 0)
 			break;
 		n = len - sent;
@@ -928,7 +992,7 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 	 */
 	if (ret == 0 && s->tx_inflight > 0) {
 		ret = fr_wait(s, fr_tx_drained, deadline, err, errlen);
-		if (ret == FASTRMI_ERR_TIMEOUT)
+		if (ret == FASTRMI_ERR_TIMEOUT || ret == FASTRMI_ERR_RESET)
 			ret = 0;
 	}
 	pthread_mutex_unlock(&s->ctx->lock);
@@ -998,7 +1062,10 @@ FASTRMI_API int fastrmi_shutdown_write(fastrmi_stream *s, char *err, size_t errl
 	}
 	pthread_mutex_lock(&s->ctx->lock);
 	ret = fr_stream_error(s, err, errlen);
-	if (ret == 0 && !s->write_shut) {
+	if (ret == FASTRMI_ERR_RESET) {
+		ret = 0; /* as TCP's: shutting down towards a closed peer is no error */
+		s->write_shut = 1;
+	} else if (ret == 0 && !s->write_shut) {
 		s->write_shut = 1;
 		s->fin_pending = 1;
 		fr_stream_flush(s);
@@ -1033,7 +1100,13 @@ static void fr_stream_free(struct fastrmi_stream *s)
 		if (ctx->orphans != NULL)
 			ctx->orphans->prev_orphan = rx;
 		ctx->orphans = rx;
-		ctx->be->cancel_recv(ctx, rx);
+		if (!s->peer_eof && !s->failed && !s->peer->failed) {
+			/* The peer may still be sending (it has not seen our CLOSE yet): take it. */
+			rx->drain_tag = s->local_id;
+			rx->drain_until_nsec = fr_now_nsec() + (uint64_t)FR_LINGER_MS * 1000000u;
+		} else {
+			ctx->be->cancel_recv(ctx, rx);
+		}
 	} else {
 		free(rx);
 	}
@@ -1051,18 +1124,20 @@ FASTRMI_API void fastrmi_stream_close(fastrmi_stream *s)
 		return;
 	ctx = s->ctx;
 	pthread_mutex_lock(&ctx->lock);
-	if (!s->aborted && !s->failed && !s->write_shut) {
-		/* End of stream for the peer; waits a little for a send buffer if none is free. */
-		s->write_shut = 1;
-		if (fr_wait(s, fr_tx_ready, fr_deadline(100), NULL, 0) == 0)
-			(void)fr_send_msg(s, FR_MSG_FIN, NULL, 0, NULL, 0);
-	} else if (s->fin_pending && !s->aborted && !s->failed) {
-		if (fr_wait(s, fr_tx_ready, fr_deadline(100), NULL, 0) == 0)
-			(void)fr_send_msg(s, FR_MSG_FIN, NULL, 0, NULL, 0);
-	}
 	/* Linger: let the peer take the data still in flight (it may pull it from us). */
 	if (!s->aborted && !s->failed && s->tx_inflight > 0)
 		(void)fr_wait(s, fr_tx_drained, fr_deadline(FR_LINGER_MS), NULL, 0);
+	/*
+	 * CLOSE: the end of the stream for the peer's reads, and the end of its writes (a
+	 * writer waiting for credit would wait forever). Sent after an abort too: that only
+	 * woke our own threads; and to a peer that closed first: it ends its draining.
+	 * Waits a little for a send buffer if none is free.
+	 */
+	if (!s->failed && !s->peer->failed) {
+		s->aborted = 0; /* the wait below is ours, not the woken caller's */
+		if (fr_wait(s, fr_tx_ready, fr_deadline(100), NULL, 0) == 0)
+			(void)fr_send_msg(s, FR_MSG_CLOSE, NULL, 0, NULL, 0);
+	}
 	fr_stream_free(s);
 	pthread_mutex_unlock(&ctx->lock);
 }

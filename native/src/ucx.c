@@ -7,6 +7,16 @@
  * shared memory on one host, tcp or RDMA otherwise. Waiting: ucp_worker_arm, then poll
  * the worker's event fd together with an eventfd that other threads use to wake us.
  *
+ * Peers are found in two ways, and a peer's bytes reach UCX's address parser in neither
+ * unchecked:
+ *  - "ucx:shm" (shared memory, one host): by worker address, which the caller takes only
+ *    from a process of this user (fastrmi_tcp_peer_uid), who could harm us anyway;
+ *  - every other provider (tcp, RDMA): by socket address. The context listens
+ *    (ucp_listener on every interface, a port of its own); its address is that port, and
+ *    a peer is reached at the IP of the connection the two negotiated on. A connection
+ *    request is taken only from an IP the caller said it expects (fastrmi_ctx_expect_peer)
+ *    and rejected otherwise, before UCX unpacks what it carries.
+ *
  * Endpoints ask for peer error handling, so a peer that dies fails its streams instead
  * of taking this process down. UCX 1.13 leaves its shared-memory transports (posix,
  * sysv) out of such endpoints unless their ERROR_HANDLING option is on, so we turn it on
@@ -14,7 +24,9 @@
  */
 #define _GNU_SOURCE
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +116,10 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen)
 
 /* ==== the message transport ============================================================ */
 
-#define FR_UCX_MAGIC 'U'
+#define FR_UCX_MAGIC 'U'        /* a worker address follows */
+#define FR_UCX_SOCKADDR 'S'     /* a port follows (u16, network order); then the peer's IP */
+#define FR_UCX_EXPECTED_MAX 256 /* IPs whose connection requests are taken */
+#define FR_UCX_EXPECT_NSEC 120000000000ull /* how long one is taken after it was expected */
 #define FR_UCX_PROGRESS_MAX 64
 #define FR_UCX_CLOSE_WAIT_NSEC 200000000ull /* 200 ms for endpoints to close at ctx close */
 
@@ -112,6 +127,19 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen)
 struct fr_ucx_closing {
 	struct fr_ucx_closing *next;
 	void *req;
+};
+
+/* An endpoint a peer made to our listener: it carries that peer's messages to us. */
+struct fr_ucx_accepted {
+	struct fr_ucx_accepted *next;
+	ucp_ep_h ep;
+	int failed;
+};
+
+/* A peer IP whose connection requests are taken until the deadline. */
+struct fr_ucx_expected {
+	unsigned char ip[16]; /* IPv4 as IPv4-mapped IPv6 */
+	uint64_t until_nsec;
 };
 
 struct fr_ucx {
@@ -123,6 +151,10 @@ struct fr_ucx {
 	struct fr_op *done_head;   /* completed by callbacks, handled in fr_ucx_progress */
 	struct fr_op *done_tail;
 	struct fr_ucx_closing *closing;
+	ucp_listener_h listener;   /* socket-address mode only */
+	struct fr_ucx_accepted *accepted;
+	struct fr_ucx_expected expected[FR_UCX_EXPECTED_MAX];
+	unsigned expected_count;
 };
 
 static int fr_ucx_fail(char *err, size_t errlen, const char *what, ucs_status_t status)
@@ -164,6 +196,7 @@ static void fr_ucx_recv_cb(void *request, ucs_status_t status, const ucp_tag_rec
 static void fr_ucx_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
 	struct fastrmi_ctx *ctx = arg;
+	struct fr_ucx_accepted *a;
 	struct fr_peer *peer;
 	char msg[160];
 
@@ -175,6 +208,190 @@ static void fr_ucx_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 			fr_peer_failed(ctx, peer, msg);
 		}
 	}
+	/* A peer's endpoint to us failed: closed at the next progress. */
+	for (a = ctx->ucx->accepted; a != NULL; a = a->next)
+		if (a->ep == ep)
+			a->failed = 1;
+}
+
+/* Closes an endpoint at once (forced, see fr_ucx_peer_close); it completes in later progress. */
+static void fr_ucx_ep_close(struct fr_ucx *ucx, ucp_ep_h ep)
+{
+	ucp_request_param_t param = { 0 };
+	struct fr_ucx_closing *c;
+	void *req;
+
+	param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+	param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+	req = ucp_ep_close_nbx(ep, &param);
+	if (req == NULL)
+		return;
+	if (UCS_PTR_IS_ERR(req)) {
+		fprintf(stderr, "libfastrmi: ucp_ep_close_nbx: %s\n", ucs_status_string(UCS_PTR_STATUS(req)));
+		return;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		ucp_request_free(req); /* released by UCX when the close completes */
+		return;
+	}
+	c->req = req;
+	c->next = ucx->closing;
+	ucx->closing = c;
+}
+
+static uint64_t fr_ucx_now_nsec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The IP of a sockaddr as 16 bytes (IPv4 mapped into IPv6); -1 for another family. */
+static int fr_ucx_ip_key(const struct sockaddr_storage *sa, unsigned char key[16])
+{
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	if (sa->ss_family == AF_INET) {
+		memcpy(key, mapped, sizeof(mapped));
+		memcpy(key + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		return 0;
+	}
+	if (sa->ss_family == AF_INET6) {
+		memcpy(key, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+		return 0;
+	}
+	return -1;
+}
+
+static int fr_ucx_is_expected(struct fr_ucx *ucx, const unsigned char key[16])
+{
+	uint64_t now = fr_ucx_now_nsec();
+
+	for (unsigned i = 0; i < ucx->expected_count; i++)
+		if (memcmp(ucx->expected[i].ip, key, 16) == 0 && ucx->expected[i].until_nsec > now)
+			return 1;
+	return 0;
+}
+
+/* A connection request to our listener (called from ucp_worker_progress, lock held). */
+static void fr_ucx_conn_request(ucp_conn_request_h request, void *arg)
+{
+	struct fastrmi_ctx *ctx = arg;
+	struct fr_ucx *ucx = ctx->ucx;
+	ucp_conn_request_attr_t attr = { .field_mask = UCP_CONN_REQUEST_ATTR_FIELD_CLIENT_ADDR };
+	ucp_ep_params_t params = { 0 };
+	struct fr_ucx_accepted *a;
+	unsigned char key[16];
+	char ip[INET6_ADDRSTRLEN] = "?";
+	ucs_status_t status;
+
+	status = ucp_conn_request_query(request, &attr);
+	if (status != UCS_OK || fr_ucx_ip_key(&attr.client_address, key) != 0 || !fr_ucx_is_expected(ucx, key) ||
+	    (a = calloc(1, sizeof(*a))) == NULL) {
+		/* Not a peer we negotiated with: nothing it sent is looked at. */
+		if (status == UCS_OK && fr_ucx_ip_key(&attr.client_address, key) == 0)
+			inet_ntop(AF_INET6, key, ip, sizeof(ip));
+		status = ucp_listener_reject(ucx->listener, request);
+		if (status != UCS_OK)
+			fprintf(stderr, "libfastrmi: ucp_listener_reject(%s): %s\n", ip, ucs_status_string(status));
+		return;
+	}
+	params.field_mask = UCP_EP_PARAM_FIELD_CONN_REQUEST | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+			    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+	params.conn_request = request;
+	params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+	params.err_handler.cb = fr_ucx_ep_error;
+	params.err_handler.arg = ctx;
+	status = ucp_ep_create(ucx->worker, &params, &a->ep);
+	if (status != UCS_OK) {
+		fprintf(stderr, "libfastrmi: ucp_ep_create(connection request): %s\n", ucs_status_string(status));
+		free(a);
+		return;
+	}
+	a->next = ucx->accepted;
+	ucx->accepted = a;
+}
+
+/* Socket-address mode: a listener on every interface; the context's address is its port. */
+static int fr_ucx_listen(struct fastrmi_ctx *ctx, char *err, size_t errlen)
+{
+	struct fr_ucx *ucx = ctx->ucx;
+	struct sockaddr_in6 any6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in any4 = { .sin_family = AF_INET, .sin_addr = { htonl(INADDR_ANY) } };
+	ucp_listener_params_t params = { 0 };
+	ucp_listener_attr_t attr = { .field_mask = UCP_LISTENER_ATTR_FIELD_SOCKADDR };
+	ucs_status_t status;
+	uint16_t port;
+
+	params.field_mask = UCP_LISTENER_PARAM_FIELD_SOCK_ADDR | UCP_LISTENER_PARAM_FIELD_CONN_HANDLER;
+	params.conn_handler.cb = fr_ucx_conn_request;
+	params.conn_handler.arg = ctx;
+	/* IPv4, or IPv6 on a host without it: UCX 1.13 takes no IPv4 connection on an IPv6
+	 * listener (it finds no interface for an IPv4-mapped address). */
+	params.sockaddr.addr = (const struct sockaddr *)&any4;
+	params.sockaddr.addrlen = sizeof(any4);
+	status = ucp_listener_create(ucx->worker, &params, &ucx->listener);
+	if (status != UCS_OK) {
+		params.sockaddr.addr = (const struct sockaddr *)&any6;
+		params.sockaddr.addrlen = sizeof(any6);
+		status = ucp_listener_create(ucx->worker, &params, &ucx->listener);
+	}
+	if (status != UCS_OK) {
+		ucx->listener = NULL;
+		return fr_ucx_fail(err, errlen, "ucp_listener_create(any address, any port)", status);
+	}
+	status = ucp_listener_query(ucx->listener, &attr);
+	if (status != UCS_OK)
+		return fr_ucx_fail(err, errlen, "ucp_listener_query", status);
+	port = attr.sockaddr.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&attr.sockaddr)->sin6_port
+						   : ((struct sockaddr_in *)&attr.sockaddr)->sin_port;
+	ctx->addr[0] = FR_UCX_SOCKADDR;
+	memcpy(ctx->addr + 1, &port, 2);
+	ctx->addr[3] = attr.sockaddr.ss_family == AF_INET6 ? 6 : 4;
+	ctx->addr_len = 4;
+	return 0;
+}
+
+FASTRMI_API int fastrmi_ctx_expect_peer(fastrmi_ctx *ctx, const uint8_t *ip, size_t ip_len, char *err, size_t errlen)
+{
+	struct sockaddr_storage sa = { 0 };
+	struct fr_ucx_expected *slot = NULL;
+	struct fr_ucx *ucx;
+	unsigned char key[16];
+	uint64_t now;
+
+	fr_clearerr(err, errlen);
+	if (ctx == NULL || ip == NULL || (ip_len != 4 && ip_len != 16)) {
+		fr_seterr(err, errlen, "fastrmi_ctx_expect_peer: bad argument (address of %zu bytes)", ip_len);
+		return FASTRMI_ERR_INVALID;
+	}
+	if (ctx->ucx == NULL || ctx->ucx->listener == NULL)
+		return 0; /* no listener: nothing to let in */
+	sa.ss_family = ip_len == 4 ? AF_INET : AF_INET6;
+	memcpy(ip_len == 4 ? (void *)&((struct sockaddr_in *)&sa)->sin_addr : (void *)&((struct sockaddr_in6 *)&sa)->sin6_addr,
+	       ip, ip_len);
+	(void)fr_ucx_ip_key(&sa, key);
+	pthread_mutex_lock(&ctx->lock);
+	ucx = ctx->ucx;
+	now = fr_ucx_now_nsec();
+	/* The same IP, else a free or expired slot, else the one that expires first. */
+	for (unsigned i = 0; i < ucx->expected_count && slot == NULL; i++)
+		if (memcmp(ucx->expected[i].ip, key, 16) == 0)
+			slot = &ucx->expected[i];
+	for (unsigned i = 0; i < ucx->expected_count && slot == NULL; i++)
+		if (ucx->expected[i].until_nsec <= now)
+			slot = &ucx->expected[i];
+	if (slot == NULL && ucx->expected_count < FR_UCX_EXPECTED_MAX)
+		slot = &ucx->expected[ucx->expected_count++];
+	for (unsigned i = 0; slot == NULL && i < ucx->expected_count; i++)
+		if (i == 0 || ucx->expected[i].until_nsec < slot->until_nsec)
+			slot = &ucx->expected[i];
+	memcpy(slot->ip, key, 16);
+	slot->until_nsec = now + FR_UCX_EXPECT_NSEC;
+	pthread_mutex_unlock(&ctx->lock);
+	return 0;
 }
 
 /* Receives and drops messages no stream will take (sent to streams closed here), so the
@@ -213,6 +430,7 @@ static void fr_ucx_drop_unexpected(struct fr_ucx *ucx)
 static void fr_ucx_close(struct fastrmi_ctx *ctx)
 {
 	struct fr_ucx *ucx = ctx->ucx;
+	struct fr_ucx_accepted *a;
 	struct fr_ucx_closing *c;
 	struct fr_op *op;
 	struct fr_rx *rx;
@@ -221,6 +439,13 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 
 	if (ucx == NULL)
 		return;
+	if (ucx->listener != NULL)
+		ucp_listener_destroy(ucx->listener);
+	while ((a = ucx->accepted) != NULL) {
+		ucx->accepted = a->next;
+		fr_ucx_ep_close(ucx, a->ep);
+		free(a);
+	}
 	if (ucx->worker != NULL) {
 		/* Orphaned receives: cancel, and let endpoints finish closing, for a while. */
 		for (rx = ctx->orphans; rx != NULL; rx = rx->next_orphan)
@@ -357,6 +582,9 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		return FASTRMI_ERR_PROVIDER;
 	}
 
+	/* Shared memory: peers by worker address; anything else: by socket address. */
+	if (provider == NULL || strcmp(provider, "shm") != 0)
+		return fr_ucx_listen(ctx, err, errlen);
 	status = ucp_worker_get_address(ucx->worker, &address, &address_len);
 	if (status != UCS_OK)
 		return fr_ucx_fail(err, errlen, "ucp_worker_get_address", status);
@@ -373,52 +601,82 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	return 0;
 }
 
+/* 'S', port, IP version (4 or 6), then an address of it: the peer's listener, as a sockaddr. */
+static int fr_ucx_peer_sockaddr(const struct fr_peer *peer, struct sockaddr_storage *sa, socklen_t *len)
+{
+	const unsigned char *addr = peer->addr;
+
+	memset(sa, 0, sizeof(*sa));
+	if (peer->addr_len == 4 + 4 && addr[3] == 4) {
+		struct sockaddr_in *in = (struct sockaddr_in *)sa;
+
+		in->sin_family = AF_INET;
+		memcpy(&in->sin_port, addr + 1, 2);
+		memcpy(&in->sin_addr, addr + 4, 4);
+		*len = sizeof(*in);
+		return in->sin_port != 0 && in->sin_addr.s_addr != htonl(INADDR_ANY) ? 0 : -1;
+	}
+	if (peer->addr_len == 4 + 16 && addr[3] == 6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
+
+		in6->sin6_family = AF_INET6;
+		memcpy(&in6->sin6_port, addr + 1, 2);
+		memcpy(&in6->sin6_addr, addr + 4, 16);
+		*len = sizeof(*in6);
+		return in6->sin6_port != 0 && !IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr) ? 0 : -1;
+	}
+	return -1;
+}
+
 static int fr_ucx_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen)
 {
 	ucp_ep_params_t params = { 0 };
+	struct sockaddr_storage sa;
+	socklen_t sa_len;
 	ucs_status_t status;
+	int by_sockaddr = ctx->ucx->listener != NULL;
 
-	if (peer->addr_len < 2 || peer->addr[0] != FR_UCX_MAGIC) {
-		fr_seterr(err, errlen, "not a ucx context address (%zu bytes)", peer->addr_len);
+	if (peer->addr_len < 2 || peer->addr[0] != (by_sockaddr ? FR_UCX_SOCKADDR : FR_UCX_MAGIC)) {
+		fr_seterr(err, errlen, "not a ucx %s address (%zu bytes)", by_sockaddr ? "socket" : "worker",
+			  peer->addr_len);
 		return FASTRMI_ERR_INVALID;
 	}
-	params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-			    UCP_EP_PARAM_FIELD_ERR_HANDLER;
-	params.address = (const ucp_address_t *)(peer->addr + 1);
+	params.field_mask = UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
 	params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
 	params.err_handler.cb = fr_ucx_ep_error;
 	params.err_handler.arg = ctx;
+	if (by_sockaddr) {
+		if (fr_ucx_peer_sockaddr(peer, &sa, &sa_len) != 0) {
+			fr_seterr(err, errlen, "malformed ucx socket address (%zu bytes)", peer->addr_len);
+			return FASTRMI_ERR_INVALID;
+		}
+		params.field_mask |= UCP_EP_PARAM_FIELD_SOCK_ADDR | UCP_EP_PARAM_FIELD_FLAGS;
+		params.flags = UCP_EP_PARAMS_FLAGS_CLIENT_SERVER;
+		params.sockaddr.addr = (const struct sockaddr *)&sa;
+		params.sockaddr.addrlen = sa_len;
+	} else {
+		params.field_mask |= UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+		params.address = (const ucp_address_t *)(peer->addr + 1);
+	}
 	status = ucp_ep_create(ctx->ucx->worker, &params, &peer->ep);
 	if (status != UCS_OK) {
 		peer->ep = NULL;
-		return fr_ucx_fail(err, errlen, "ucp_ep_create(peer worker address)", status);
+		return fr_ucx_fail(err, errlen, by_sockaddr ? "ucp_ep_create(peer socket address)"
+							    : "ucp_ep_create(peer worker address)", status);
 	}
 	return 0;
 }
 
 static void fr_ucx_peer_close(struct fastrmi_ctx *ctx, struct fr_peer *peer)
 {
-	ucp_request_param_t param = { 0 };
-	struct fr_ucx_closing *c;
-	void *req;
-
 	if (peer->ep == NULL)
 		return;
-	param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-	/* A failed endpoint cannot flush; a live one closes gracefully. */
-	param.flags = peer->failed ? UCP_EP_CLOSE_FLAG_FORCE : 0;
-	req = ucp_ep_close_nbx(peer->ep, &param);
+	/* Forced: a peer is closed only when none of our messages to it is in flight, and a
+	 * graceful close waits for the peer, which may never answer (a peer that left, or an
+	 * endpoint that never connected); UCX aborts the process when a worker is destroyed
+	 * with such a close still pending. */
+	fr_ucx_ep_close(ctx->ucx, peer->ep);
 	peer->ep = NULL;
-	if (req == NULL || UCS_PTR_IS_ERR(req))
-		return;
-	c = calloc(1, sizeof(*c));
-	if (c == NULL) {
-		ucp_request_free(req); /* released by UCX when the close completes */
-		return;
-	}
-	c->req = req;
-	c->next = ctx->ucx->closing;
-	ctx->ucx->closing = c;
 }
 
 static int fr_ucx_post_recv(struct fastrmi_ctx *ctx, struct fr_rx *rx, uint64_t tag,
@@ -470,6 +728,7 @@ static int fr_ucx_send(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t t
 static int fr_ucx_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 {
 	struct fr_ucx *ucx = ctx->ucx;
+	struct fr_ucx_accepted **ap, *a;
 	struct fr_ucx_closing **cp, *c;
 	struct fr_op *op;
 	char msg[160];
@@ -494,6 +753,15 @@ static int fr_ucx_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 		else
 			fr_tx_done(ctx, (struct fr_tx *)op, op->status, msg);
 		count++;
+	}
+	for (ap = &ucx->accepted; (a = *ap) != NULL;) {
+		if (a->failed) {
+			*ap = a->next;
+			fr_ucx_ep_close(ucx, a->ep);
+			free(a);
+		} else {
+			ap = &a->next;
+		}
 	}
 	for (cp = &ucx->closing; (c = *cp) != NULL;) {
 		if (ucp_request_check_status(c->req) != UCS_INPROGRESS) {

@@ -169,6 +169,7 @@ static int open_stream(struct side *s, uint64_t local, uint64_t peer, fastrmi_st
 /* Opens this side's context and swaps addresses with the other process. */
 static int side_open(struct side *s, char *why, size_t whylen)
 {
+	static const uint8_t loopback[4] = { 127, 0, 0, 1 };
 	unsigned char addr[FASTRMI_ADDRESS_MAX];
 	size_t len = sizeof(addr);
 	char err[ERRMSG];
@@ -185,6 +186,12 @@ static int side_open(struct side *s, char *why, size_t whylen)
 		snprintf(why, whylen, "fastrmi_ctx_address = %d", ret);
 		return -1;
 	}
+	/* Before the peer learns our address, as FastRMI's handshake does. */
+	ret = fastrmi_ctx_expect_peer(s->ctx, loopback, sizeof(loopback), err, sizeof(err));
+	if (ret != 0) {
+		snprintf(why, whylen, "fastrmi_ctx_expect_peer = %d: %s", ret, err);
+		return -1;
+	}
 	n = (uint32_t)len;
 	if (sock_write(s->sock, &n, sizeof(n)) != 0 || sock_write(s->sock, addr, len) != 0 ||
 	    sock_read(s->sock, &n, sizeof(n)) != 0 || n > sizeof(s->peer_addr) ||
@@ -193,6 +200,11 @@ static int side_open(struct side *s, char *why, size_t whylen)
 		return -1;
 	}
 	s->peer_addr_len = n;
+	/* A UCX context reached by socket address: the peer is at 127.0.0.1. */
+	if (n == 4 && s->peer_addr[0] == 'S' && s->peer_addr[3] == 4) {
+		memcpy(s->peer_addr + n, loopback, sizeof(loopback));
+		s->peer_addr_len = n + sizeof(loopback);
+	}
 	return 0;
 }
 
@@ -442,6 +454,13 @@ static int flow_parent(struct side *s, char *why, size_t whylen)
 
 	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
 		goto out;
+	/* A first byte, untimed: connecting may take both sides' progress (UCX wire-up), and the
+	 * reader does not progress while it waits below. */
+	n = fastrmi_recv(st, buf, 1, 10000, err, sizeof(err));
+	if (n != 1 || buf[0] != 'r') {
+		snprintf(why, whylen, "first recv = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
 	fill(buf, FLOW_BYTES, 5);
 	/* The reader reads nothing yet: the send must stop at the window, not overrun it. */
 	n = fastrmi_send(st, buf, FLOW_BYTES, 300, err, sizeof(err));
@@ -472,7 +491,7 @@ static int flow_child(struct side *s, char *why, size_t whylen)
 	int ret = -1, reads = 0;
 
 	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0 ||
-	    sync_wait(s) != 0)
+	    send_all(st, "r", 1, why, whylen) != 0 || sync_wait(s) != 0)
 		goto out;
 	while (got < FLOW_BYTES) {
 		int64_t n;
@@ -621,6 +640,66 @@ out:
 	return ret;
 }
 
+/* ---- a reader that closes while the writer waits for credit ------------------------ */
+
+static int reset_parent(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(FLOW_BYTES);
+	fastrmi_stream *st = NULL;
+	char err[ERRMSG];
+	int64_t n;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 ||
+	    recv_exact(st, buf, 1, 1, why, whylen) != 0)
+		goto out;
+	/* More than the window, no timeout: only the peer's close can end this send. */
+	memset(buf, 7, FLOW_BYTES);
+	n = fastrmi_send(st, buf, FLOW_BYTES, -1, err, sizeof(err));
+	if (n != FASTRMI_ERR_RESET || strstr(err, "reset") == NULL) {
+		snprintf(why, whylen, "send to a peer that closed = %" PRId64 " (%s), expected %d "
+			 "(FASTRMI_ERR_RESET)", n, err, FASTRMI_ERR_RESET);
+		goto out;
+	}
+	n = fastrmi_send(st, buf, 1, 1000, err, sizeof(err));
+	if (n != FASTRMI_ERR_RESET) {
+		snprintf(why, whylen, "a later send = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
+	n = fastrmi_recv(st, buf, 1, 1000, err, sizeof(err));
+	if (n != 0) {
+		snprintf(why, whylen, "recv from a peer that closed = %" PRId64 " (%s), expected 0 (end)",
+			 n, err);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	if (sync_send(s) != 0 && ret == 0) /* the peer's context may go now */
+		ret = -1;
+	free(buf);
+	return ret;
+}
+
+static int reset_child(struct side *s, char *why, size_t whylen)
+{
+	unsigned char buf[4096];
+	fastrmi_stream *st = NULL;
+	int ret = -1;
+
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || send_all(st, "r", 1, why, whylen) != 0 ||
+	    recv_exact(st, buf, sizeof(buf), sizeof(buf), why, whylen) != 0)
+		goto out;
+	usleep(200000); /* the writer fills the window and waits for credit */
+	fastrmi_stream_close(st); /* with ~1 MiB unread: the writer's send fails */
+	st = NULL;
+	/* The context stays (a JVM goes on after closing a connection) until the writer is done. */
+	ret = sync_wait(s);
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
 /* ---- peer death -------------------------------------------------------------------- */
 
 static pid_t death_child_pid;
@@ -711,6 +790,13 @@ static int idle_parent(struct side *s, char *why, size_t whylen)
 
 	if (open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
 		goto out;
+	/* A first byte, untimed: connecting may take both sides' progress (UCX wire-up), and the
+	 * peer is idle from here on. */
+	n = fastrmi_recv(st, &c, 1, 10000, err, sizeof(err));
+	if (n != 1 || c != 'r') {
+		snprintf(why, whylen, "first recv = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
 	cpu0 = now_sec(CLOCK_PROCESS_CPUTIME_ID);
 	wall0 = now_sec(CLOCK_MONOTONIC);
 	n = fastrmi_recv(st, &c, 1, -1, err, sizeof(err));
@@ -736,7 +822,8 @@ static int idle_child(struct side *s, char *why, size_t whylen)
 	fastrmi_stream *st = NULL;
 	int ret = -1;
 
-	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0)
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0 ||
+	    send_all(st, "r", 1, why, whylen) != 0)
 		goto out;
 	sleep(1);
 	ret = send_all(st, "x", 1, why, whylen);
@@ -853,6 +940,10 @@ static void run_config(const struct config *cfg)
 	report(cfg, "recv timeout, abort wakes a blocked recv, half-close and close give end of stream",
 	       parent, why, child, 0);
 
+	parent = run_pair(cfg, reset_parent, reset_child, why, sizeof(why), NULL, &child);
+	report(cfg, "the reader closes with data unread: a writer waiting for credit gets a reset",
+	       parent, why, child, 0);
+
 	parent = run_pair(cfg, death_parent, death_child, why, sizeof(why), &death_child_pid, &child);
 	report(cfg, "peer killed: recv and send return, abort and close free the stream",
 	       parent, why, child, 1);
@@ -940,7 +1031,7 @@ int main(void)
 		{ "ofi tcp;ofi_rxm", "ofi", "tcp;ofi_rxm", NULL },
 		{ "ucx shm", "ucx", "shm", NULL },
 		{ "ucx tcp", "ucx", "tcp", NULL },
-		{ "ucx (UCX_TLS=posix,sysv,cma,self)", "ucx", NULL, "posix,sysv,cma,self" },
+		{ "ucx shm (UCX_TLS=posix,sysv,cma,self)", "ucx", "shm", "posix,sysv,cma,self" },
 	};
 	const char *only = getenv("FASTRMI_TEST_ONLY"); /* e.g. "ofi shm", for debugging */
 

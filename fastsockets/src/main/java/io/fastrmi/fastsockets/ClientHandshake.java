@@ -43,15 +43,14 @@ public final class ClientHandshake {
     }
 
     /**
-     * The offer RMI's client side makes under {@code policy}: the native transports of the list
-     * that this JVM can open, with their endpoints for stream {@code localStreamId}, then tcp.
+     * The offer RMI's client side makes under {@code policy} to the server at {@code server}: the
+     * native transports of the list that this JVM can open and that let the server in, with their
+     * endpoints for stream {@code localStreamId}, then tcp.
      */
     public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint,
-            long localStreamId) {
-        return Negotiation.offer(policy, fingerprint, name -> {
-            io.fastrmi.fastsockets.nativelib.NativeTransport transport = NativeTransports.get(name);
-            return transport == null ? null : NativeTransports.endpoint(transport, localStreamId);
-        });
+            long localStreamId, InetAddress server) {
+        return Negotiation.offer(policy, fingerprint, name -> NativeTransports.expect(name, server)
+                ? NativeTransports.endpoint(NativeTransports.get(name), localStreamId) : null);
     }
 
     /**

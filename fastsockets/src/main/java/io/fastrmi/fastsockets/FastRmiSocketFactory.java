@@ -53,7 +53,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             long localId = NativeTransports.nextStreamId();
             ClientHandshake.Outcome outcome;
             try {
-                outcome = ClientHandshake.exchange(socket, ClientHandshake.offer(target.policy(), fingerprint, localId));
+                outcome = ClientHandshake.exchange(socket, ClientHandshake.offer(target.policy(), fingerprint, localId, address));
             } catch (HandshakeException e) {
                 throw e;
             } catch (IOException e) {
@@ -77,7 +77,8 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             socket.setSoTimeout(0);
             Handshake.Answer answer = outcome.answer();
             socket.negotiated(answer);
-            io.fastrmi.fastsockets.nativelib.NativeStream stream = NativeTransports.openAnswered(answer, localId);
+            io.fastrmi.fastsockets.nativelib.NativeStream stream = NativeTransports.openAnswered(answer, localId,
+                    ControlConnection.of(socket));
             if (stream != null) {
                 socket.attach(stream, answer.transport().name());
             }

@@ -111,8 +111,10 @@ public final class FastRmiSockets {
             FastRmiConfig current = config;
             HostPolicy policy = current == null ? HostPolicy.OUTSIDE
                     : current.policyFor(current.usesHostNames() ? client.getHostName() : null, client);
+            ControlConnection connection = ControlConnection.of(socket);
             ServerPairing pairing = ServerPairing.pair(offer,
-                    Negotiation.answer(offer, policy, FINGERPRINT, NativeTransports::usable));
+                    Negotiation.answer(offer, policy, FINGERPRINT, offered -> NativeTransports.usable(offered, connection)),
+                    connection);
             Handshake.Answer answer = pairing.answer();
             Handshake.writeAnswer(socket.rawOutputStream(), answer);
             socket.negotiated(answer);
@@ -227,7 +229,8 @@ public final class FastRmiSockets {
             return new ProbeResult(target.address(), target.name(), target.policy(), null, null, false,
                     ClientHandshake.OUTSIDE, "tcp", Set.of());
         }
-        Handshake.Offer offer = ClientHandshake.offer(target.policy(), FINGERPRINT, NativeTransports.nextStreamId());
+        Handshake.Offer offer = ClientHandshake.offer(target.policy(), FINGERPRINT, NativeTransports.nextStreamId(),
+                target.address());
         try (Socket socket = new Socket()) {
             socket.connect(endpoint, timeoutMillis);
             socket.setSoTimeout(timeoutMillis);

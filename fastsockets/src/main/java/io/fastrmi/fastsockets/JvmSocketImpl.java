@@ -104,7 +104,8 @@ final class JvmSocketImpl extends SocketImpl {
             return;
         }
         localStreamId = NativeTransports.nextStreamId();
-        Handshake.Offer offer = ClientHandshake.offer(policy, FastRmiSockets.fingerprint(), localStreamId);
+        Handshake.Offer offer = ClientHandshake.offer(policy, FastRmiSockets.fingerprint(), localStreamId,
+                target.getAddress());
         try {
             PlatformSockets.connect(platform, address, timeout);
         } catch (IOException e) {
@@ -254,7 +255,7 @@ final class JvmSocketImpl extends SocketImpl {
                         + Integer.toHexString(first) + ", not FastRMI's 0x46");
             }
             Handshake.Answer answer = withinHandshakeLimit(() -> Handshake.readAnswerBody(tcpInput()));
-            attach(NativeTransports.openAnswered(answer, localStreamId), answer);
+            attach(NativeTransports.openAnswered(answer, localStreamId, controlConnection()), answer);
             FastRmiSockets.record(event, answer);
         } catch (SocketTimeoutException e) {
             throw e;
@@ -284,14 +285,20 @@ final class JvmSocketImpl extends SocketImpl {
             InetAddress client = PlatformSockets.address(platform);
             FastRmiConfig config = FastRmiSockets.config();
             HostPolicy policy = policyFor(config, client);
-            ServerPairing pairing = ServerPairing.pair(offer,
-                    Negotiation.answerForBytes(offer, policy, FastRmiSockets.fingerprint(), NativeTransports::usable));
+            ControlConnection connection = controlConnection();
+            ServerPairing pairing = ServerPairing.pair(offer, Negotiation.answerForBytes(offer, policy,
+                    FastRmiSockets.fingerprint(), offered -> NativeTransports.usable(offered, connection)), connection);
             Handshake.writeAnswer(tcpOutput(), pairing.answer());
             attach(pairing.open(), pairing.answer());
             FastRmiSockets.record(event, pairing.answer());
         } catch (IOException e) {
             throw failed(event, e);
         }
+    }
+
+    private ControlConnection controlConnection() throws IOException {
+        return ControlConnection.of((InetAddress) platform.getOption(SocketOptions.SO_BINDADDR),
+                PlatformSockets.localPort(platform), PlatformSockets.address(platform), PlatformSockets.port(platform));
     }
 
     private void attach(NativeStream stream, Handshake.Answer answer) throws IOException {

@@ -1,18 +1,21 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.nativelib.NativeAddresses;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The native transports of this JVM: one context per transport name ("ofi:shm", "ucx", ...),
@@ -31,7 +34,6 @@ public final class NativeTransports {
     private static volatile ClassLoader bindingLoader;
     private static final Map<String, NativeTransport> OPEN = new ConcurrentHashMap<>();
     private static final Map<String, String> UNAVAILABLE = new ConcurrentHashMap<>();
-    private static final AtomicLong STREAM_IDS = new AtomicLong();
     private static final AtomicBoolean WARMED = new AtomicBoolean();
     private static volatile int spinMicros = 20;
 
@@ -119,8 +121,21 @@ public final class NativeTransports {
         return colon < 0 ? null : name.substring(colon + 1);
     }
 
+    /**
+     * A stream id no peer can guess: a stream's messages are matched by id alone, from any peer
+     * that knows our address, so a sequential id would let one connection's peer write into
+     * another's. 56 bits: the tag bits every libfabric provider leaves to the application.
+     */
     static long nextStreamId() {
-        return STREAM_IDS.incrementAndGet();
+        long id;
+        do {
+            id = StreamIds.RANDOM.nextLong() >>> 8;
+        } while (id == 0);
+        return id;
+    }
+
+    private static final class StreamIds {
+        static final SecureRandom RANDOM = new SecureRandom();
     }
 
     /** Transports that only reach JVMs seeing the same shared memory ("ofi:shm", "ucx:shm"). */
@@ -159,17 +174,86 @@ public final class NativeTransports {
 
     /**
      * Whether this JVM can open a stream of the offered transport to the offering peer: the
-     * transport opens here, and a shared-memory one only for a peer on this host.
+     * transport opens here, and the peer's address passes {@link #checkedPeerAddress}.
      */
-    static boolean usable(Handshake.Transport offered) {
+    static boolean usable(Handshake.Transport offered, ControlConnection connection) {
         if (get(offered.name()) == null) {
             return false;
         }
         try {
-            return parseEndpoint(offered.address()).reachableOver(offered.name());
+            checkedPeerAddress(offered.name(), parseEndpoint(offered.address()), connection);
+            return true;
         } catch (HandshakeException e) {
-            FastRmiSockets.logOnce("endpoint:" + offered.name(), "FastRMI: a peer offered " + offered.name()
-                    + " with an address this JVM cannot read, using the next transport: " + e.getMessage());
+            FastRmiSockets.logOnce("endpoint:" + offered.name() + ":" + e.getMessage(), "FastRMI: " + offered.name()
+                    + " is not used with " + connection.peer().getHostAddress() + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * The peer's native address for the library, checked: of the kind the transport uses, well
+     * formed ({@link NativeAddresses#checked}), a socket address only of a host inside per the config,
+     * and for shared memory only of a process of this user on this host, as the kernel says of the
+     * peer's end of {@code connection}: never on the peer's word.
+     */
+    static byte[] checkedPeerAddress(String transport, PeerEndpoint peer, ControlConnection connection)
+            throws HandshakeException {
+        byte[] address = peer.address();
+        char expected = backend(transport).equals("ofi") ? 'O' : isSameHostOnly(transport) ? 'U' : 'S';
+        if (address.length == 0 || address[0] != expected) {
+            throw new HandshakeException("the peer's " + transport + " address is not of the kind " + transport + " uses");
+        }
+        byte[] checked;
+        try {
+            checked = NativeAddresses.checked(address, connection.peer());
+        } catch (NativeAddresses.InvalidAddressException e) {
+            throw new HandshakeException("the peer sent " + e.getMessage() + " for " + transport);
+        }
+        if (isSameHostOnly(transport)) {
+            if (!peer.reachableOver(transport)) {
+                throw new HandshakeException("the peer is not on this host (or not in its network namespace)");
+            }
+            checkSameUser(connection);
+        }
+        InetSocketAddress fabric = expected == 'O' ? NativeAddresses.ofiSocketAddress(checked) : null;
+        if (fabric != null && !FastRmiSockets.config().policyFor(null, fabric.getAddress()).optimize()) {
+            throw new HandshakeException("the peer's " + transport + " address " + fabric.getAddress().getHostAddress()
+                    + " is outside per the config");
+        }
+        return checked;
+    }
+
+    /** The peer's end of the connection is a process of this user on this host, as the kernel says. */
+    private static void checkSameUser(ControlConnection connection) throws HandshakeException {
+        try {
+            NativeLibrary library = library();
+            long uid = library.tcpPeerUid(connection.remote(), connection.local());
+            if (uid < 0) {
+                throw new HandshakeException("the peer's end of the connection is not on this host");
+            }
+            int own = library.processUid();
+            if (uid != Integer.toUnsignedLong(own)) {
+                throw new HandshakeException("the peer is a process of uid " + uid + ", not of this user (uid "
+                        + Integer.toUnsignedLong(own) + "): no shared memory with it");
+            }
+        } catch (HandshakeException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new HandshakeException("cannot learn who the peer is: " + e.getMessage(), e);
+        }
+    }
+
+    /** Lets the peer at {@code ip} connect to the transport (its listener, where it has one). */
+    static boolean expect(String name, InetAddress ip) {
+        NativeTransport transport = get(name);
+        if (transport == null) {
+            return false;
+        }
+        try {
+            transport.expectPeer(ip);
+            return true;
+        } catch (IOException e) {
+            FastRmiSockets.logOnce("expect:" + name, "FastRMI: transport " + name + " is not offered: " + e.getMessage());
             return false;
         }
     }
@@ -178,7 +262,8 @@ public final class NativeTransports {
      * The client's end of the native stream a server's answer named (for stream {@code localId} of
      * the offer), or null when the answer chose tcp.
      */
-    static NativeStream openAnswered(Handshake.Answer answer, long localId) throws IOException {
+    static NativeStream openAnswered(Handshake.Answer answer, long localId, ControlConnection connection)
+            throws IOException {
         String name = answer.transport().name();
         if (!isNative(name)) {
             return null;
@@ -187,10 +272,9 @@ public final class NativeTransports {
         if (transport == null) {
             throw new HandshakeException("the server chose " + name + ", which this JVM did not offer");
         }
-        return openStream(transport, parseEndpoint(answer.transport().address()), localId);
+        PeerEndpoint peer = parseEndpoint(answer.transport().address());
+        return transport.open(checkedPeerAddress(name, peer, connection), localId, peer.streamId());
     }
 
-    static NativeStream openStream(NativeTransport transport, PeerEndpoint peer, long localId) throws IOException {
-        return transport.open(peer.address(), localId, peer.streamId());
-    }
+
 }

@@ -8,21 +8,25 @@ import java.io.IOException;
  * end's address and a fresh stream id, and the client's end is read from its offer. A client address
  * that cannot be read falls back to tcp, said once.
  */
-record ServerPairing(Handshake.Answer answer, NativeTransports.PeerEndpoint peer, long localId) {
+record ServerPairing(Handshake.Answer answer, String transport, byte[] peerAddress, long peerId, long localId) {
 
-    static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided) {
+    static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided, ControlConnection connection) {
         String name = decided.transport().name();
         if (!NativeTransports.isNative(name)) {
-            return new ServerPairing(decided, null, 0);
+            return new ServerPairing(decided, name, null, 0, 0);
         }
         long localId = NativeTransports.nextStreamId();
         try {
             NativeTransports.PeerEndpoint peer = NativeTransports.parseEndpoint(offeredEndpoint(offer, name));
+            byte[] address = NativeTransports.checkedPeerAddress(name, peer, connection);
+            if (!NativeTransports.expect(name, connection.peer())) {
+                throw new HandshakeException("the transport cannot let the client in");
+            }
             return new ServerPairing(withTransport(decided, new Handshake.Transport(name,
-                    NativeTransports.endpoint(NativeTransports.get(name), localId))), peer, localId);
+                    NativeTransports.endpoint(NativeTransports.get(name), localId))), name, address, peer.streamId(), localId);
         } catch (HandshakeException e) {
             FastRmiSockets.logOnce("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
-            return new ServerPairing(withTransport(decided, Negotiation.TCP), null, 0);
+            return new ServerPairing(withTransport(decided, Negotiation.TCP), "tcp", null, 0, 0);
         }
     }
 
@@ -32,14 +36,13 @@ record ServerPairing(Handshake.Answer answer, NativeTransports.PeerEndpoint peer
      * ends' progress on some transports (rxm, UCX wire-up).
      */
     NativeStream open() throws HandshakeException {
-        if (peer == null) {
+        if (peerAddress == null) {
             return null;
         }
-        String name = answer.transport().name();
         try {
-            return NativeTransports.openStream(NativeTransports.get(name), peer, localId);
+            return NativeTransports.get(transport).open(peerAddress, localId, peerId);
         } catch (IOException e) {
-            throw new HandshakeException("cannot open the " + name + " stream the answer named: " + e.getMessage(), e);
+            throw new HandshakeException("cannot open the " + transport + " stream the answer named: " + e.getMessage(), e);
         }
     }
 

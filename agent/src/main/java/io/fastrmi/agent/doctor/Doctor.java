@@ -124,7 +124,7 @@ public final class Doctor {
         row("matched", matched(config, name, address));
         row("inside", policy.optimize() ? "yes: FastRMI offers an upgrade to this host"
                 : "no, outside: no FastRMI offer, plain RMI");
-        Handshake.Offer offer = ClientHandshake.offer(policy, JvmFingerprint.current(), 0);
+        Handshake.Offer offer = ClientHandshake.offer(policy, JvmFingerprint.current(), 0, address);
         row("optimizations", ConfigText.optimizations(policy.optimizations()) + " (offered by this version: "
                 + ConfigText.optimizations(offer.optimizations()) + ")");
         List<String> offered = new ArrayList<>();

@@ -28,4 +28,13 @@ public interface NativeLibrary {
      * thread polls for {@code spinMicros}, then blocks.
      */
     NativeTransport openTransport(String backend, String provider, int spinMicros) throws java.io.IOException;
+
+    /** This process's effective uid. */
+    int processUid();
+
+    /**
+     * The uid that owns the peer's end of the established TCP connection from {@code peer} to
+     * {@code own} on this host, as the kernel keeps it; -1 when the peer's end is not on this host.
+     */
+    long tcpPeerUid(java.net.InetSocketAddress peer, java.net.InetSocketAddress own) throws java.io.IOException;
 }

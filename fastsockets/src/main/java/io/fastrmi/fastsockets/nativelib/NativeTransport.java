@@ -15,13 +15,24 @@ public interface NativeTransport extends AutoCloseable {
     /** This context's address, for the peer's {@link #open}. */
     byte[] address();
 
+    /**
+     * Opens a stream to the peer's context; {@code peerAddress} must have been checked
+     * ({@link NativeAddresses#checked}).
+     */
     NativeStream open(byte[] peerAddress, long localId, long peerId) throws IOException;
+
+    /**
+     * Lets a peer at {@code ip} connect to this context for the next two minutes (contexts reached by
+     * socket address reject everyone else); call it before the peer learns {@link #address()}.
+     */
+    void expectPeer(java.net.InetAddress ip) throws IOException;
 
     /**
      * Pairs a stream over an already connected TCP socket (benchmarks and tests; RMI pairs in its
      * handshake): each end sends its address and {@code localId}, then opens with the other's.
      */
     default NativeStream openOver(java.net.Socket control, long localId) throws IOException {
+        expectPeer(control.getInetAddress());
         java.io.DataOutputStream out = new java.io.DataOutputStream(control.getOutputStream());
         byte[] address = address();
         out.writeInt(address.length);
@@ -35,7 +46,11 @@ public interface NativeTransport extends AutoCloseable {
         }
         byte[] peerAddress = new byte[length];
         in.readFully(peerAddress);
-        return open(peerAddress, localId, in.readLong());
+        try {
+            return open(NativeAddresses.checked(peerAddress, control.getInetAddress()), localId, in.readLong());
+        } catch (NativeAddresses.InvalidAddressException e) {
+            throw new IOException("peer sent " + e.getMessage(), e);
+        }
     }
 
     /** Closes the context; its streams must be closed first. */

@@ -46,6 +46,42 @@ public final class FfmNativeLibrary implements NativeLibrary {
         return FfmTransport.open(calls, backend, provider, spinMicros);
     }
 
+    @Override
+    public int processUid() {
+        try {
+            return (int) calls.processUid.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_process_uid", t);
+        }
+    }
+
+    @Override
+    public long tcpPeerUid(java.net.InetSocketAddress peer, java.net.InetSocketAddress own) throws IOException {
+        byte[] peerIp = peer.getAddress().getAddress();
+        byte[] ownIp = own.getAddress().getAddress();
+        if (peerIp.length != ownIp.length) {
+            return -1; // one IPv4, one IPv6: no connection of this host looks so
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment uid = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment err = arena.allocate(FfmTransport.ERROR_BUFFER);
+            int rc = (int) calls.tcpPeerUid.invokeExact(arena.allocateFrom(ValueLayout.JAVA_BYTE, peerIp), (long) peerIp.length,
+                    (short) peer.getPort(), arena.allocateFrom(ValueLayout.JAVA_BYTE, ownIp), (long) ownIp.length,
+                    (short) own.getPort(), uid, err, (long) FfmTransport.ERROR_BUFFER);
+            if (rc == NativeCalls.ERR_NOT_FOUND) {
+                return -1;
+            }
+            if (rc != 0) {
+                throw new IOException("cannot learn who owns " + peer + ": " + err.getString(0));
+            }
+            return Integer.toUnsignedLong(uid.get(ValueLayout.JAVA_INT, 0));
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException("fastrmi_tcp_peer_uid: " + t, t);
+        }
+    }
+
     /**
      * Libraries under libfastrmi.so catch SIGSEGV and friends to print a backtrace and exit: UCX
      * (UCX_ERROR_SIGNALS), and the PSM/PSM2 libraries that libfabric's psm providers load

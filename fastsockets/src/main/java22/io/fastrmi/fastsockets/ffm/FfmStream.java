@@ -250,6 +250,10 @@ final class FfmStream implements NativeStream {
         if (code == NativeCalls.ERR_ABORTED) {
             return new SocketException("Socket closed");
         }
+        if (code == NativeCalls.ERR_RESET) {
+            // java.net's words for a write to a peer that closed with data unread
+            return new SocketException("Connection reset by peer (" + transport + ": " + error.getString(0) + ")");
+        }
         if (code == NativeCalls.ERR_CLOSED) {
             return new SocketException("Socket output is shut down");
         }

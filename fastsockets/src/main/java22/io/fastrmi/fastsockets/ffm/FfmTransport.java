@@ -76,6 +76,24 @@ final class FfmTransport implements NativeTransport {
     }
 
     @Override
+    public void expectPeer(java.net.InetAddress ip) throws IOException {
+        byte[] bytes = ip.getAddress();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment err = arena.allocate(ERROR_BUFFER);
+            int rc = (int) calls.expectPeer.invokeExact(context, arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes),
+                    (long) bytes.length, err, (long) ERROR_BUFFER);
+            if (rc != 0) {
+                throw new IOException("native transport " + name + " cannot expect " + ip.getHostAddress() + ": "
+                        + err.getString(0));
+            }
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException("fastrmi_ctx_expect_peer: " + t, t);
+        }
+    }
+
+    @Override
     public synchronized void close() {
         if (!closed) {
             closed = true;

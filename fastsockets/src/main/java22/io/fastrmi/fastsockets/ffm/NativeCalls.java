@@ -9,6 +9,7 @@ import java.lang.invoke.MethodHandle;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * The downcall handles of libfastrmi.so's stream API. The {@code *Now} variants are critical
@@ -21,6 +22,8 @@ final class NativeCalls {
     static final int ERR_TIMEOUT = -1;
     static final int ERR_ABORTED = -2;
     static final int ERR_CLOSED = -3;
+    static final int ERR_NOT_FOUND = -8;
+    static final int ERR_RESET = -9;
 
     final MethodHandle ctxOpen;
     final MethodHandle ctxAddress;
@@ -34,6 +37,9 @@ final class NativeCalls {
     final MethodHandle shutdownWrite;
     final MethodHandle streamAbort;
     final MethodHandle streamClose;
+    final MethodHandle expectPeer;
+    final MethodHandle processUid;
+    final MethodHandle tcpPeerUid;
 
     NativeCalls(Linker linker, SymbolLookup library) {
         Linker.Option critical = Linker.Option.critical(true);
@@ -54,6 +60,11 @@ final class NativeCalls {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
         streamAbort = linker.downcallHandle(find(library, "fastrmi_stream_abort"), FunctionDescriptor.ofVoid(ADDRESS));
         streamClose = linker.downcallHandle(find(library, "fastrmi_stream_close"), FunctionDescriptor.ofVoid(ADDRESS));
+        expectPeer = linker.downcallHandle(find(library, "fastrmi_ctx_expect_peer"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
+        processUid = linker.downcallHandle(find(library, "fastrmi_process_uid"), FunctionDescriptor.of(JAVA_INT));
+        tcpPeerUid = linker.downcallHandle(find(library, "fastrmi_tcp_peer_uid"), FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, ADDRESS, JAVA_LONG));
     }
 
     static MemorySegment find(SymbolLookup library, String name) {

@@ -1,0 +1,132 @@
+package io.fastrmi.fastsockets.nativelib;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Native addresses as a peer may send them: the good ones pass, and nothing else does. */
+class NativeAddressesTest {
+
+    private static final InetAddress PEER = address(10, 1, 0, 7);
+
+    @Test
+    void aLibfabricShmAddressPassesAsItIs() throws Exception {
+        byte[] shm = ofi(1, 4242, 3, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII));
+        assertArrayEquals(shm, NativeAddresses.checked(shm, PEER));
+    }
+
+    @Test
+    void aLibfabricSocketAddressPassesAndNamesItsHost() throws Exception {
+        byte[] tcp = ofi(0, 0, 0, sockaddrIn(45051, 192, 0, 2, 2));
+        assertArrayEquals(tcp, NativeAddresses.checked(tcp, PEER));
+        assertEquals("192.0.2.2:45051", NativeAddresses.ofiSocketAddress(tcp).toString().replaceFirst("^[^/]*/", ""));
+    }
+
+    @Test
+    void aUcxListenerIsReachedAtThePeersIpNeverAtOneItSends() throws Exception {
+        byte[] listener = {'S', (byte) 0xaf, (byte) 0xfb, 4};
+        byte[] reached = NativeAddresses.checked(listener, PEER);
+        assertArrayEquals(new byte[] {'S', (byte) 0xaf, (byte) 0xfb, 4, 10, 1, 0, 7}, reached);
+        byte[] withIp = Arrays.copyOf(reached, reached.length);
+        assertThrows(NativeAddresses.InvalidAddressException.class, () -> NativeAddresses.checked(withIp, PEER));
+        assertThrows(NativeAddresses.InvalidAddressException.class,
+                () -> NativeAddresses.checked(new byte[] {'S', 1, 2, 6}, PEER), "an IPv6 listener for an IPv4 peer");
+    }
+
+    @Test
+    void forgedAddressesAreRefusedWithWhatIsWrong() {
+        assertRefused(ofi(1, 4242, 3, "/etc/passwd\0".getBytes(StandardCharsets.US_ASCII)), "fi_shm://4242:N:N");
+        assertRefused(ofi(1, 4242, 3, "fi_shm://1:0:1\0".getBytes(StandardCharsets.US_ASCII)), "fi_shm://4242:N:N");
+        assertRefused(ofi(1, 4242, 0, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII)), "without a doorbell");
+        assertRefused(ofi(0, 4242, 3, sockaddrIn(1, 10, 0, 0, 1)), "with a doorbell");
+        assertRefused(ofi(0, 0, 0, sockaddrIn(0, 10, 0, 0, 1)), "without a port");
+        assertRefused(ofi(0, 0, 0, sockaddrIn(80, 0, 0, 0, 0)), "no host's");
+        assertRefused(ofi(0, 0, 0, sockaddrIn(80, 224, 0, 0, 1)), "no host's");
+        assertRefused(ofi(7, 0, 0, sockaddrIn(80, 10, 0, 0, 1)), "wait mode 7");
+        assertRefused(new byte[] {'O', 0, 0}, "shorter than its header");
+        assertRefused(new byte[] {'X', 1}, "unknown kind 0x58");
+        assertRefused(new byte[0], "0 bytes");
+        assertRefused(new byte[] {'U'}, "empty UCX worker address");
+    }
+
+    /** Random and mutated addresses: only ever a clean refusal or a well-formed address. */
+    @Test
+    void fuzzedAddressesNeverFailAnyOtherWay() {
+        byte[][] seeds = {
+            ofi(1, 4242, 3, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII)),
+            ofi(0, 0, 0, sockaddrIn(45051, 192, 0, 2, 2)),
+            {'S', 1, 2, 4},
+            {'U', 1, 2, 3, 4},
+        };
+        SplittableRandom random = new SplittableRandom(20261123);
+        int refused = 0;
+        for (int i = 0; i < 200_000; i++) {
+            byte[] input = i % 4 == 0 ? randomBytes(random) : mutate(seeds[random.nextInt(seeds.length)], random);
+            try {
+                byte[] out = NativeAddresses.checked(input, PEER);
+                assertTrue(out.length > 0 && "OUS".indexOf(out[0]) >= 0);
+            } catch (NativeAddresses.InvalidAddressException e) {
+                assertTrue(e.getMessage() != null && !e.getMessage().isBlank());
+                refused++;
+            }
+        }
+        assertTrue(refused > 100_000, "most of them are refused: " + refused);
+    }
+
+    private static void assertRefused(byte[] address, String why) {
+        var e = assertThrows(NativeAddresses.InvalidAddressException.class, () -> NativeAddresses.checked(address, PEER));
+        assertTrue(e.getMessage().contains(why), e.getMessage());
+    }
+
+    private static byte[] ofi(int mode, int pid, int bell, byte[] name) {
+        ByteBuffer b = ByteBuffer.allocate(12 + name.length).order(ByteOrder.nativeOrder());
+        b.put((byte) 'O').put((byte) mode).putInt(pid).putInt(bell).putShort((short) name.length).put(name);
+        return b.array();
+    }
+
+    private static byte[] sockaddrIn(int port, int a, int b, int c, int d) {
+        ByteBuffer s = ByteBuffer.allocate(16);
+        s.order(ByteOrder.nativeOrder()).putShort((short) 2);
+        s.order(ByteOrder.BIG_ENDIAN).putShort((short) port).put((byte) a).put((byte) b).put((byte) c).put((byte) d);
+        return s.array();
+    }
+
+    private static byte[] randomBytes(SplittableRandom random) {
+        byte[] bytes = new byte[random.nextInt(64)];
+        random.nextBytes(bytes);
+        if (bytes.length > 0 && random.nextBoolean()) {
+            bytes[0] = (byte) "OUS".charAt(random.nextInt(3));
+        }
+        return bytes;
+    }
+
+    private static byte[] mutate(byte[] seed, SplittableRandom random) {
+        byte[] bytes = seed.clone();
+        int edits = 1 + random.nextInt(3);
+        for (int e = 0; e < edits; e++) {
+            switch (random.nextInt(3)) {
+                case 0 -> bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+                case 1 -> bytes = Arrays.copyOf(bytes, Math.max(1, bytes.length - 1 - random.nextInt(3)));
+                default -> bytes = Arrays.copyOf(bytes, bytes.length + 1 + random.nextInt(3));
+            }
+        }
+        return bytes;
+    }
+
+    private static InetAddress address(int a, int b, int c, int d) {
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) a, (byte) b, (byte) c, (byte) d});
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -1,0 +1,324 @@
+/*
+ * test_peer.c - what a peer cannot make this library do: who the peer is comes from the
+ * kernel (fastrmi_tcp_peer_uid, also for a peer of another user), forged context addresses
+ * are refused before libfabric or UCX sees them and open no file the peer names, and a UCX
+ * listener takes connection requests only from peers it was told to expect.
+ */
+#define _GNU_SOURCE
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fastrmi.h"
+
+#define ERRMSG 256
+#define OTHER_UID 65534 /* nobody */
+
+static const uint8_t loopback[4] = { 127, 0, 0, 1 };
+
+/* A listening socket on 127.0.0.1 and its port; -1 on failure. */
+static int listen_loopback(uint16_t *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	memcpy(&a.sin_addr, loopback, 4);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, 4) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) != 0)
+		return -1;
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static int connect_loopback(uint16_t port, uint16_t *local_port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	memcpy(&a.sin_addr, loopback, 4);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) != 0)
+		return -1;
+	*local_port = ntohs(a.sin_port);
+	return fd;
+}
+
+static void test_peer_uid(void)
+{
+	uint16_t server_port, client_port;
+	uint32_t uid = 12345;
+	char err[ERRMSG] = "";
+	int listener, client, accepted, ret, pipefd[2], status;
+	pid_t pid;
+
+	listener = listen_loopback(&server_port);
+	client = listener < 0 ? -1 : connect_loopback(server_port, &client_port);
+	accepted = client < 0 ? -1 : accept(listener, NULL, NULL);
+	if (accepted < 0) {
+		CHECK("a loopback connection for the uid lookups", 0, "%s", strerror(errno));
+		return;
+	}
+	ret = fastrmi_tcp_peer_uid(loopback, 4, client_port, loopback, 4, server_port, &uid, err, sizeof(err));
+	CHECK("the server learns the client's uid from the kernel", ret == 0 && uid == fastrmi_process_uid(),
+	      "returned %d, uid %u (own %u): %s", ret, uid, fastrmi_process_uid(), err);
+	ret = fastrmi_tcp_peer_uid(loopback, 4, server_port, loopback, 4, client_port, &uid, err, sizeof(err));
+	CHECK("the client learns the server's uid from the kernel", ret == 0 && uid == fastrmi_process_uid(),
+	      "returned %d, uid %u: %s", ret, uid, err);
+	/* The listener's port with a wrong peer port: the kernel could answer with the listener. */
+	ret = fastrmi_tcp_peer_uid(loopback, 4, server_port, loopback, 4, (uint16_t)(client_port + 1), &uid, err,
+				   sizeof(err));
+	CHECK("no such connection is NOT_FOUND, never a listener's uid", ret == FASTRMI_ERR_NOT_FOUND && err[0] != '\0',
+	      "returned %d: %s", ret, err);
+	ret = fastrmi_tcp_peer_uid(loopback, 4, 1, loopback, 16, 2, &uid, err, sizeof(err));
+	CHECK("addresses of two lengths are refused", ret == FASTRMI_ERR_INVALID, "returned %d", ret);
+	close(accepted);
+	close(client);
+
+	/* A client of another user: the kernel says so, whatever the client would claim. */
+	if (geteuid() != 0) {
+		printf("# not root: the other-user lookup is not run\n");
+		close(listener);
+		return;
+	}
+	if (pipe(pipefd) != 0) {
+		CHECK("pipe for the other-user client", 0, "%s", strerror(errno));
+		close(listener);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		uint16_t port = 0;
+		char c;
+		int fd;
+
+		close(pipefd[0]);
+		if (setgid(OTHER_UID) != 0 || setuid(OTHER_UID) != 0)
+			_exit(2);
+		fd = connect_loopback(server_port, &port);
+		if (fd < 0 || write(pipefd[1], &port, sizeof(port)) != (ssize_t)sizeof(port))
+			_exit(3);
+		(void)!read(fd, &c, 1); /* until the parent closes */
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (pid < 0 || read(pipefd[0], &client_port, sizeof(client_port)) != (ssize_t)sizeof(client_port)) {
+		CHECK("an other-user client connects", 0, "fork or child failed");
+	} else {
+		accepted = accept(listener, NULL, NULL);
+		ret = fastrmi_tcp_peer_uid(loopback, 4, client_port, loopback, 4, server_port, &uid, err, sizeof(err));
+		CHECK("a client of another user is seen as that user", ret == 0 && uid == OTHER_UID,
+		      "returned %d, uid %u: %s", ret, uid, err);
+		close(accepted);
+	}
+	close(pipefd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	close(listener);
+}
+
+/* Counts the entries of a directory (-1 when it cannot be read). */
+static int count_entries(const char *path)
+{
+	char cmd[300];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' 2>/dev/null | wc -l", path);
+	p = popen(cmd, "r");
+	if (p != NULL) {
+		if (fscanf(p, "%d", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
+
+static int open_refused(fastrmi_ctx *ctx, const void *addr, size_t len, char *err)
+{
+	fastrmi_stream *st = NULL;
+	int ret = fastrmi_stream_open(ctx, addr, len, 1, 2, &st, err, ERRMSG);
+
+	if (ret == 0)
+		fastrmi_stream_close(st);
+	return ret == FASTRMI_ERR_INVALID;
+}
+
+static void test_forged_ofi_addresses(void)
+{
+	unsigned char addr[FASTRMI_ADDRESS_MAX], forged[FASTRMI_ADDRESS_MAX];
+	size_t len = sizeof(addr);
+	fastrmi_ctx *ctx = NULL;
+	char err[ERRMSG] = "", dir[64];
+	uint32_t pid, fd_number = 3;
+	uint16_t name_len;
+	int ret;
+
+	ret = fastrmi_ctx_open("ofi", "shm", 0, &ctx, err, sizeof(err));
+	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0) {
+		CHECK("ofi shm context opens", 0, "returned %d: %s", ret, err);
+		fastrmi_ctx_close(ctx);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "/dev/shm/fastrmi-%u", fastrmi_process_uid());
+	{
+		struct stat st;
+
+		CHECK("the doorbell directory is the user's own, mode 0700",
+		      stat(dir, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0777) == 0700,
+		      "%s: %s", dir, strerror(errno));
+	}
+	/* The old form named the doorbell /proc/PID/fd/FD: a doorbell number that is an open fd
+	 * of ours (3) must not open anything. */
+	memcpy(forged, addr, len);
+	memcpy(forged + 6, &fd_number, 4);
+	CHECK("a doorbell that does not exist in the user's directory is not opened",
+	      fastrmi_stream_open(ctx, forged, len, 1, 2, &(fastrmi_stream *){ NULL }, err, sizeof(err)) ==
+			      FASTRMI_ERR_PROVIDER && strstr(err, "bell-") != NULL,
+	      "err \"%s\"", err);
+	pid = 1;
+	memcpy(forged, addr, len);
+	memcpy(forged + 2, &pid, 4);
+	CHECK("an endpoint name of another pid than its header's is refused", open_refused(ctx, forged, len, err),
+	      "err \"%s\"", err);
+	memcpy(&name_len, addr + 10, 2);
+	memcpy(forged, addr, 12);
+	name_len = (uint16_t)(strlen("/etc/passwd") + 1);
+	memcpy(forged + 10, &name_len, 2);
+	memcpy(forged + 12, "/etc/passwd", name_len);
+	CHECK("an endpoint name that is a path is refused", open_refused(ctx, forged, 12 + name_len, err),
+	      "err \"%s\"", err);
+	CHECK("a truncated address is refused", open_refused(ctx, addr, len - 1, err), "err \"%s\"", err);
+	forged[0] = 'U';
+	CHECK("an address of another backend is refused", open_refused(ctx, forged, len, err), "err \"%s\"", err);
+	fastrmi_ctx_close(ctx);
+	CHECK("closing the last context leaves no doorbell", count_entries(dir) == 0, "%d entries in %s",
+	      count_entries(dir), dir);
+}
+
+static void test_forged_sockaddrs(void)
+{
+	unsigned char addr[FASTRMI_ADDRESS_MAX], forged[64];
+	size_t len = sizeof(addr);
+	fastrmi_ctx *ctx = NULL;
+	char err[ERRMSG] = "";
+	int ret;
+
+	ret = fastrmi_ctx_open("ofi", "tcp;ofi_rxm", 0, &ctx, err, sizeof(err));
+	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0 || len != 12 + 16) {
+		CHECK("ofi tcp;ofi_rxm context opens with a sockaddr_in address", 0, "returned %d, %zu bytes: %s", ret,
+		      len, err);
+		fastrmi_ctx_close(ctx);
+		return;
+	}
+	memcpy(forged, addr, len);
+	memset(forged + 12 + 2, 0, 2);
+	CHECK("ofi: a sockaddr without a port is refused", open_refused(ctx, forged, len, err), "err \"%s\"", err);
+	memcpy(forged, addr, len);
+	forged[12] = 0x77;
+	CHECK("ofi: a sockaddr of another family is refused", open_refused(ctx, forged, len, err), "err \"%s\"", err);
+	fastrmi_ctx_close(ctx);
+
+	ctx = NULL;
+	len = sizeof(addr);
+	ret = fastrmi_ctx_open("ucx", "tcp", 0, &ctx, err, sizeof(err));
+	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0 || len != 4 || addr[0] != 'S') {
+		CHECK("ucx tcp context opens with a listener's port", 0, "returned %d, %zu bytes: %s", ret, len, err);
+		fastrmi_ctx_close(ctx);
+		return;
+	}
+	memcpy(forged, "U\x01\x02\x03\x04\x05\x06\x07\x08", 9);
+	CHECK("ucx tcp: a worker address is refused", open_refused(ctx, forged, 9, err), "err \"%s\"", err);
+	memcpy(forged, addr, len);
+	CHECK("ucx tcp: a port without an IP is refused", open_refused(ctx, forged, len, err), "err \"%s\"", err);
+	memcpy(forged + len, loopback, 4);
+	forged[3] = 6;
+	CHECK("ucx tcp: an IPv4 address said to be IPv6 is refused", open_refused(ctx, forged, len + 4, err),
+	      "err \"%s\"", err);
+	fastrmi_ctx_close(ctx);
+}
+
+struct server_side {
+	fastrmi_ctx *ctx;
+	unsigned char peer[8];
+	int64_t got;
+};
+
+/* The server's side: a stream to the client's listener, then a read, so that its context
+ * progresses (and so takes or rejects the client's connection request). */
+static void *server_reads(void *arg)
+{
+	struct server_side *server = arg;
+	fastrmi_stream *st = NULL;
+	char err[ERRMSG], c;
+
+	if (fastrmi_stream_open(server->ctx, server->peer, sizeof(server->peer), 2, 1, &st, err, sizeof(err)) == 0)
+		server->got = fastrmi_recv(st, &c, 1, 3000, err, sizeof(err));
+	fastrmi_stream_close(st);
+	return NULL;
+}
+
+/* A UCX listener rejects a connection request from a peer it was not told to expect. */
+static void test_unexpected_peer(void)
+{
+	struct server_side server = { .got = 1 };
+	unsigned char server_addr[8], client_addr[8];
+	size_t server_len = sizeof(server_addr), client_len = sizeof(client_addr);
+	fastrmi_ctx *client = NULL;
+	fastrmi_stream *st = NULL;
+	char err[ERRMSG] = "", c = 'x';
+	int64_t sent = 0;
+	pthread_t thread;
+	int ret;
+
+	ret = fastrmi_ctx_open("ucx", "tcp", 0, &server.ctx, err, sizeof(err));
+	if (ret == 0)
+		ret = fastrmi_ctx_open("ucx", "tcp", 0, &client, err, sizeof(err));
+	if (ret != 0 || fastrmi_ctx_address(server.ctx, server_addr, &server_len) != 0 || server_len != 4 ||
+	    fastrmi_ctx_address(client, client_addr, &client_len) != 0 || client_len != 4) {
+		CHECK("two ucx tcp contexts open", 0, "returned %d: %s", ret, err);
+		goto out;
+	}
+	/* The client lets the server in; the server expects no one. */
+	(void)fastrmi_ctx_expect_peer(client, loopback, 4, err, sizeof(err));
+	memcpy(server.peer, client_addr, 4);
+	memcpy(server.peer + 4, loopback, 4);
+	memcpy(server_addr + 4, loopback, 4);
+	if (pthread_create(&thread, NULL, server_reads, &server) != 0) {
+		CHECK("server thread starts", 0, "%s", strerror(errno));
+		goto out;
+	}
+	ret = fastrmi_stream_open(client, server_addr, sizeof(server_addr), 1, 2, &st, err, sizeof(err));
+	if (ret == 0)
+		sent = fastrmi_send(st, &c, 1, 3000, err, sizeof(err));
+	pthread_join(thread, NULL);
+	CHECK("a connection request from a peer nobody expects is rejected: its sends fail",
+	      ret == FASTRMI_ERR_PROVIDER || sent == FASTRMI_ERR_PROVIDER, "open %d, send %lld: %s", ret,
+	      (long long)sent, err);
+	CHECK("and nothing of it reaches the server", server.got <= 0, "the server read %lld", (long long)server.got);
+out:
+	fastrmi_stream_close(st);
+	fastrmi_ctx_close(client);
+	fastrmi_ctx_close(server.ctx);
+}
+
+int main(void)
+{
+	test_peer_uid();
+	test_forged_ofi_addresses();
+	test_forged_sockaddrs();
+	test_unexpected_peer();
+	return check_summary();
+}
