@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.rmi.server.RMISocketFactory;
 
 /**
@@ -49,13 +50,25 @@ final class FastRmiSocketFactory extends RMISocketFactory {
         FastSocket socket = FastSocket.create(false);
         try {
             socket.connect(new InetSocketAddress(address, port));
-            socket.setSoTimeout(FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
+        } catch (IOException e) {
+            // Not reached: as RMI's own connection would fail, and no negotiation to record.
+            FastRmiSockets.closeQuietly(socket);
+            throw e;
+        }
+        try {
+            int limit = FastRmiSockets.handshakeTimeoutMillis();
+            socket.setSoTimeout(limit);
             long localId = NativeTransports.nextStreamId();
             ClientHandshake.Outcome outcome;
             try {
                 outcome = ClientHandshake.exchange(socket, ClientHandshake.offer(target.policy(), fingerprint, localId, address));
             } catch (HandshakeException e) {
                 throw e;
+            } catch (SocketTimeoutException e) {
+                // A server that does not answer within RMI's limit fails the connection, as RMI's
+                // own opening would: once, with no plain retry to wait again.
+                throw new SocketTimeoutException("the FastRMI offer to " + event.peer + " was not answered within "
+                        + limit + " ms (" + FastRmiSockets.HANDSHAKE_TIMEOUT_PROPERTY + ")");
             } catch (IOException e) {
                 outcome = ClientHandshake.afterResetOnOffer(socket, e);
             }
@@ -85,6 +98,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             FastRmiSockets.record(event, answer);
             return socket;
         } catch (IOException e) {
+            FastRmiSockets.recordFailure(event, e);
             FastRmiSockets.closeQuietly(socket);
             throw e;
         }

@@ -28,8 +28,8 @@ public final class FastRmiSockets {
     /** The config's native transports, opened in the background at RMI's first use. */
     private static volatile List<String> transportsToOpen = List.of();
     private static final JvmFingerprint FINGERPRINT = JvmFingerprint.current();
-    /** Stock RMI's limit on reading a peer's opening, which bounds our handshake too. */
-    static final int HANDSHAKE_TIMEOUT_MILLIS = Integer.getInteger("sun.rmi.transport.tcp.handshakeTimeout", 60_000);
+    /** The property of stock RMI's limit on a connection's opening, which bounds our handshake too. */
+    static final String HANDSHAKE_TIMEOUT_PROPERTY = "sun.rmi.transport.tcp.handshakeTimeout";
 
     private FastRmiSockets() {
     }
@@ -85,6 +85,22 @@ public final class FastRmiSockets {
         }
     }
 
+    /**
+     * Stock RMI's limit on a connection's opening, read at each connection: an application may set
+     * it in {@code main}, after the agent started but before RMI reads it.
+     */
+    static int handshakeTimeoutMillis() {
+        return Integer.getInteger(HANDSHAKE_TIMEOUT_PROPERTY, 60_000);
+    }
+
+    /** A negotiation that failed: the connection is closed, and the event says why. */
+    static void recordFailure(HandshakeEvent event, IOException failure) {
+        event.result = "failed";
+        event.reason = failure instanceof java.net.SocketTimeoutException
+                ? failure.getMessage() : "bad handshake: " + failure.getMessage();
+        event.commit();
+    }
+
     /** A client connected to a FastRMI server socket without an offer. */
     static void noOffer(FastSocket socket) {
         HandshakeEvent event = new HandshakeEvent();
@@ -124,9 +140,7 @@ public final class FastRmiSockets {
             }
             record(event, answer);
         } catch (IOException e) {
-            event.result = "plain";
-            event.reason = "bad handshake: " + e.getMessage();
-            event.commit();
+            recordFailure(event, e);
             warn("FastRMI: closing the connection from " + event.peer + ": " + e.getMessage());
             closeQuietly(socket);
             throw e instanceof HandshakeException ? e : new HandshakeException("handshake failed: " + e.getMessage(), e);
@@ -139,7 +153,7 @@ public final class FastRmiSockets {
      */
     private static Handshake.Offer readOfferWithin(Socket socket, InputStream in) throws IOException {
         int before = socket.getSoTimeout();
-        int limit = HANDSHAKE_TIMEOUT_MILLIS;
+        int limit = handshakeTimeoutMillis();
         socket.setSoTimeout(before == 0 ? limit : Math.min(before, limit));
         try {
             return Handshake.readOfferBody(in);
@@ -207,7 +221,7 @@ public final class FastRmiSockets {
 
     /** {@link #probe(String, int, FastRmiConfig, int)} with RMI's handshake time limit. */
     public static ProbeResult probe(String host, int port, FastRmiConfig probeConfig) throws IOException {
-        return probe(host, port, probeConfig, HANDSHAKE_TIMEOUT_MILLIS);
+        return probe(host, port, probeConfig, handshakeTimeoutMillis());
     }
 
     /**

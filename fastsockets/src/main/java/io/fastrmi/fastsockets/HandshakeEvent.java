@@ -26,11 +26,11 @@ public final class HandshakeEvent extends Event {
     public String scope = "rmi";
 
     @Label("Result")
-    @Description("fast or plain")
+    @Description("fast, plain, or failed (the negotiation failed and the connection was closed)")
     public String result;
 
     @Label("Reason")
-    @Description("Why the connection is plain (empty when fast)")
+    @Description("Why the connection is plain or failed (empty when fast)")
     public String reason;
 
     @Label("Transport")

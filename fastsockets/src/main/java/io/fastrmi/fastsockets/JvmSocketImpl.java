@@ -318,9 +318,7 @@ final class JvmSocketImpl extends SocketImpl {
 
     /** A failed negotiation closes this connection only, says why, and is what the application's call throws. */
     private IOException failed(HandshakeEvent event, IOException e) {
-        event.result = "plain";
-        event.reason = "bad handshake: " + e.getMessage();
-        event.commit();
+        FastRmiSockets.recordFailure(event, e);
         FastRmiSockets.warn("FastRMI: closing the connection with " + peer() + " (scope = jvm): " + e.getMessage());
         try {
             close();
@@ -345,12 +343,13 @@ final class JvmSocketImpl extends SocketImpl {
 
     /** Reads with stock RMI's handshake limit in place of the application's SO_TIMEOUT. */
     private <T> T withinHandshakeLimit(HandshakeRead<T> read) throws IOException {
-        platform.setOption(SocketOptions.SO_TIMEOUT, FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS);
+        int limit = FastRmiSockets.handshakeTimeoutMillis();
+        platform.setOption(SocketOptions.SO_TIMEOUT, limit);
         try {
             return read.read();
         } catch (SocketTimeoutException e) {
-            throw new HandshakeException("FastRMI handshake not complete within "
-                    + FastRmiSockets.HANDSHAKE_TIMEOUT_MILLIS + " ms", e);
+            throw new HandshakeException("FastRMI handshake not complete within " + limit + " ms ("
+                    + FastRmiSockets.HANDSHAKE_TIMEOUT_PROPERTY + ")", e);
         } finally {
             if (!closed) {
                 platform.setOption(SocketOptions.SO_TIMEOUT, soTimeout);

@@ -88,7 +88,7 @@ class MalformedHandshakeIT {
 
         List<RecordedEvent> handshakes = ItSupport.events(dir.resolve("server.jfr"), "fastrmi.Handshake");
         for (String message : expected.values()) {
-            assertEquals(1, handshakes.stream().filter(e -> "plain".equals(e.getString("result"))
+            assertEquals(1, handshakes.stream().filter(e -> "failed".equals(e.getString("result"))
                     && e.getString("reason").startsWith("bad handshake: " + message)).count(), message);
         }
     }
