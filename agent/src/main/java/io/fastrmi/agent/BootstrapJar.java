@@ -11,8 +11,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.LinkOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
 import java.util.Set;
 import java.util.jar.JarFile;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 
@@ -26,6 +28,8 @@ final class BootstrapJar {
 
     static final String RESOURCE = "META-INF/fastrmi/fastrmi-boot.jar";
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+    private static Path cacheDirectory;
+    private static boolean exiting;
 
     private BootstrapJar() {
     }
@@ -64,7 +68,11 @@ final class BootstrapJar {
      * makes a file found there safe to use. (A CRC, not a cryptographic hash: loading the security
      * providers would cost start-up time for no gain.)
      */
-    static Path extract(byte[] content, Path dir, String prefix, String suffix) throws IOException {
+    static synchronized Path extract(byte[] content, Path dir, String prefix, String suffix) throws IOException {
+        if (exiting) {
+            // The private folder is being removed: a file written now would be left behind.
+            throw new IOException("the JVM is exiting: " + prefix + suffix + " is not extracted");
+        }
         long crc = crc32(content);
         Path target = dir.resolve(prefix + content.length + "-" + Long.toHexString(crc) + suffix);
         if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == content.length
@@ -89,9 +97,17 @@ final class BootstrapJar {
     /**
      * A directory only this user can write, {@code $TMPDIR/fastrmi-USER}; if that name is taken by
      * someone else or is writable by others, a fresh private directory instead (a jar that lands on
-     * the boot class path must not be replaceable by another user).
+     * the boot class path must not be replaceable by another user): one per JVM, the same for every
+     * caller, removed with what it holds when the JVM exits.
      */
-    static Path cacheDirectory() throws IOException {
+    static synchronized Path cacheDirectory() throws IOException {
+        if (cacheDirectory == null) {
+            cacheDirectory = findCacheDirectory();
+        }
+        return cacheDirectory;
+    }
+
+    private static Path findCacheDirectory() throws IOException {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         Path dir = tmp.resolve("fastrmi-" + System.getProperty("user.name"));
         try {
@@ -104,9 +120,29 @@ final class BootstrapJar {
         } catch (IOException | UnsupportedOperationException e) {
             // fall through to a private directory of this JVM's own
         }
-        Path own = Files.createTempDirectory(tmp, "fastrmi-");
-        own.toFile().deleteOnExit();
+        Path own = Files.createTempDirectory(tmp, "fastrmi-"); // 0700
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            synchronized (BootstrapJar.class) {
+                exiting = true; // no extraction after this (a transport opening in the background)
+            }
+            deleteTree(own);
+        }, "fastrmi-remove-private-folder"));
         return own;
+    }
+
+    /** Removes a folder of ours and everything in it, deepest first; what cannot go stays. */
+    static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    // in use or gone: the JVM is exiting, nothing more to do
+                }
+            });
+        } catch (IOException e) {
+            // the folder is gone already
+        }
     }
 
     private static boolean isPrivate(Path dir) throws IOException {

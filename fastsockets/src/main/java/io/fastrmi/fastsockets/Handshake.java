@@ -130,7 +130,7 @@ public final class Handshake {
             expectEnd(b, "offer");
             return new Offer(fingerprint, optimizations, transports);
         } catch (EOFException | UTFDataFormatException e) {
-            throw new HandshakeException("handshake offer record is truncated or malformed: " + e.getMessage(), e);
+            throw malformed("offer", e);
         }
     }
 
@@ -165,8 +165,16 @@ public final class Handshake {
             expectEnd(b, "answer");
             return new Answer(result == 1, reason, fingerprint, optimizations, transport);
         } catch (EOFException | UTFDataFormatException e) {
-            throw new HandshakeException("handshake answer record is truncated or malformed: " + e.getMessage(), e);
+            throw malformed("answer", e);
         }
+    }
+
+    /** What was wrong with a record's body: it ended before its last field, or held a bad string. */
+    private static HandshakeException malformed(String record, IOException e) {
+        String what = e instanceof EOFException
+                ? "is truncated: its body ends before its last field"
+                : "holds a malformed string (" + e.getMessage() + ")";
+        return new HandshakeException("handshake " + record + " record " + what, e);
     }
 
     /**

@@ -9,7 +9,13 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The FastRMI listeners of this host, for scope = jvm: a directory (the user's own, one per network
@@ -18,13 +24,20 @@ import java.time.Instant;
  * port it will connect from. A listener reads an offer only from a connection whose marker it
  * finds, so every other client, and every server that is not a FastRMI listener, sees plain TCP
  * (server-speaks-first protocols included). Each entry names its JVM (pid and start time): an entry
- * whose JVM is gone counts for nothing and is removed by whoever finds it.
+ * whose JVM is gone counts for nothing and is removed by whoever finds it, and one whose JVM does
+ * not hold a socket listening on the port (asked of the kernel, {@link ListeningSockets}) counts
+ * for nothing either: a forged entry cannot make a client offer to a plain server.
  */
 final class LocalListeners {
+
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
     private final Path directory;
     private final String self;
     private final java.util.concurrent.atomic.AtomicBoolean swept = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Per port, the entry the kernel confirmed last: a connection to the same listener asks no more. */
+    private final Map<Integer, String> confirmed = new ConcurrentHashMap<>();
 
     /** {@code directory}: private to this user; it is created when first written. */
     LocalListeners(Path directory) {
@@ -39,7 +52,7 @@ final class LocalListeners {
     Closeable register(InetAddress bound, int port) throws IOException {
         Path entry = directory.resolve("listen-" + port);
         String content = self + " " + bound.getHostAddress();
-        Files.createDirectories(directory);
+        createDirectory();
         if (swept.compareAndSet(false, true)) {
             removeEntriesOfDeadJvms();
         }
@@ -67,8 +80,9 @@ final class LocalListeners {
     /** Whether a live FastRMI JVM with scope = jvm listens on {@code port} and takes connections to {@code address}. */
     boolean isListening(InetAddress address, int port) {
         Path entry = directory.resolve("listen-" + port);
-        String[] fields = fields(read(entry));
-        if (fields.length != 3 || !alive(entry, fields)) {
+        String content = read(entry);
+        String[] fields = fields(content);
+        if (fields.length != 3 || !alive(entry, fields) || !holdsPort(content, fields[0], port)) {
             return false;
         }
         try {
@@ -87,7 +101,7 @@ final class LocalListeners {
      */
     Closeable announce(int port, int localPort) throws IOException {
         Path marker = directory.resolve("connect-" + port + "-" + localPort);
-        Files.createDirectories(directory);
+        createDirectory();
         Files.writeString(marker, self, StandardCharsets.US_ASCII);
         return () -> Files.deleteIfExists(marker);
     }
@@ -117,6 +131,23 @@ final class LocalListeners {
                 }
             }
         }
+    }
+
+    /** Whether the JVM an entry names really listens on the port (the kernel's word, remembered per entry). */
+    private boolean holdsPort(String content, String pid, int port) {
+        if (content.equals(confirmed.get(port))) {
+            return true;
+        }
+        if (!ListeningSockets.heldBy(Long.parseLong(pid), port)) {
+            return false;
+        }
+        confirmed.put(port, content);
+        return true;
+    }
+
+    /** The directory and any parent missing, private to this user (0700) as they are made. */
+    private void createDirectory() throws IOException {
+        Files.createDirectories(directory, OWNER_ONLY);
     }
 
     /** Removes the markers of connections to {@code port}: no listener will accept them. */

@@ -1,0 +1,50 @@
+package io.fastrmi.fastsockets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.net.Socket;
+import org.junit.jupiter.api.Test;
+
+class ListeningSocketsTest {
+
+    @Test
+    void rowsOfTheKernelsTableAreReadFieldByField() {
+        String listener = "   3: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 41234 1 0000";
+        assertEquals("41234", ListeningSockets.listenerInode(listener, 8080));
+        assertNull(ListeningSockets.listenerInode(listener, 8081), "another port");
+        String established = listener.replace(" 0A ", " 01 ");
+        assertNull(ListeningSockets.listenerInode(established, 8080), "not a listener");
+        String v6 = "   0: 00000000000000000000000000000000:1F90 00000000000000000000000000000000:0000 0A"
+                + " 00000000:00000000 00:00000000 00000000     0        0 555 1 0000";
+        assertEquals("555", ListeningSockets.listenerInode(v6, 8080));
+        for (String garbage : new String[] {"", "sl local rem st", "0: zz:zz 0:0 0A a b c d e f", "0: 1:99999999999 0:0 0A a b c d e f"}) {
+            assertNull(ListeningSockets.listenerInode(garbage, 8080), garbage);
+        }
+    }
+
+    @Test
+    void onlyTheProcessThatListensHoldsThePort() throws Exception {
+        long self = ProcessHandle.current().pid();
+        int port;
+        try (ServerSocket server = new ServerSocket(0)) {
+            port = server.getLocalPort();
+            assertTrue(ListeningSockets.heldBy(self, port));
+            Process other = new ProcessBuilder("sleep", "30").start();
+            try {
+                assertFalse(ListeningSockets.heldBy(other.pid(), port));
+            } finally {
+                other.destroy();
+            }
+            // A connected socket on the port is not a listener of another port.
+            try (Socket client = new Socket("127.0.0.1", port)) {
+                assertFalse(ListeningSockets.heldBy(self, client.getLocalPort()));
+            }
+        }
+        assertFalse(ListeningSockets.heldBy(self, port), "closed");
+        assertFalse(ListeningSockets.heldBy(Long.MAX_VALUE, port), "no such process");
+    }
+}
