@@ -5,6 +5,7 @@
 #   make demo     install missing system packages, build, run the sample RMI application without
 #                 and with the agent and print the call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
+#   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the sample RMI
 #                 application's calls (stock RMI and the agent on each of $(BENCH_TRANSPORTS)), side by side
 #   make deps     install missing system packages (scripts/install-deps.sh)
@@ -16,7 +17,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo startup bench deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo startup bench fuzz deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -26,6 +27,7 @@ MVN_PROPS := -Dfastrmi.jdk17=$(JDK17_HOME) -Dfastrmi.jdk25=$(JDK25_HOME)
 AGENT_JAR := agent/target/fastrmi-agent.jar
 NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
+FUZZ_COUNT ?= 500000
 BENCH_TRANSPORTS ?= tcp,ofi:shm,ucx:shm,ofi:tcp;ofi_rxm,ucx:tcp
 
 all: build
@@ -73,6 +75,12 @@ demo: deps
 startup: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.StartupCost --agent $(AGENT_JAR) \
 	  --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(STARTUP_RUNS)
+
+# The native-address fuzz target at full size: $(FUZZ_COUNT) fuzzed offers to an agent server and as
+# many fuzzed answers to an agent client (make test runs 5,000 of each). FUZZ_SEED repeats a run.
+fuzz: build
+	$(MVN) $(MVN_PROPS) -o verify -pl agent -Dtest=NoUnit -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=AddressFuzzIT -Dit.fork.timeout=0 -Dfastrmi.fuzz.count=$(FUZZ_COUNT) $(if $(FUZZ_SEED),-Dfastrmi.fuzz.seed=$(FUZZ_SEED))
 
 bench: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \

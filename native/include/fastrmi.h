@@ -180,7 +180,9 @@ FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx);
 /*
  * Opens the stream local_id <-> peer_id to the context at peer_addr (bytes from the
  * peer's fastrmi_ctx_address, see there). Peer addresses are checked field by field before
- * libfabric or UCX sees them, but a UCX worker address ("ucx:shm") is opaque: take one only
+ * libfabric or UCX sees them; the shared-memory ones (ofi shm doorbells, ucx shm worker
+ * addresses) only name, by pid and number, files in this user's own folder
+ * /dev/shm/fastrmi-UID, which only processes of this user can write: still, take them only
  * from a process of this user (fastrmi_tcp_peer_uid). local_id must be unique in ctx among open streams; the
  * peer opens with the two ids swapped. Data may be sent at once: it flows as soon as
  * the peer's side is open (the peer grants the first window when it opens).

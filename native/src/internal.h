@@ -188,4 +188,15 @@ void fr_tx_done(struct fastrmi_ctx *ctx, struct fr_tx *tx, int status, const cha
 void fr_peer_unref(struct fastrmi_ctx *ctx, struct fr_peer *peer);
 void fr_peer_failed(struct fastrmi_ctx *ctx, struct fr_peer *peer, const char *msg);
 
+/*
+ * The user's own folder /dev/shm/fastrmi-UID (userdir.c): files named KIND-PID-N for peers of
+ * the same user. fr_userdir_create makes one of ours of size bytes (removed at exit) and
+ * returns its fd, *number naming it; fr_userdir_open_peer opens a peer's with flags, only a
+ * regular file of this user of min_size..max_size bytes (*size). Both -1 with a message.
+ */
+int fr_userdir_create(const char *kind, size_t size, uint32_t *number, char *err, size_t errlen);
+int fr_userdir_open_peer(const char *kind, uint32_t pid, uint32_t number, int flags, size_t min_size,
+			 size_t max_size, size_t *size, char *err, size_t errlen);
+void fr_userdir_remove(const char *kind, uint32_t number);
+
 #endif /* FASTRMI_INTERNAL_H */

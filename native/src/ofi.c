@@ -203,114 +203,16 @@ static int fr_ofi_fail(char *err, size_t errlen, const char *what, int ret)
 	return FASTRMI_ERR_PROVIDER;
 }
 
-/* ---- doorbell files ----------------------------------------------------------------- */
+/* ---- doorbell files (in the user's own folder, see userdir.c) ------------------------ */
 
-static _Atomic uint32_t fr_bell_counter;
+#define FR_BELL_KIND "bell"
 
-static void fr_bell_name(char *name, size_t size, uint32_t pid, uint32_t number)
-{
-	snprintf(name, size, "bell-%u-%u", pid, number);
-}
-
-/*
- * Opens (creating it if need be) the user's doorbell directory and checks it: a directory
- * owned by this user that no one else may enter. Returns its fd, or -1 with a message.
- */
-static int fr_bell_dir_open(int create, char *err, size_t errlen)
-{
-	char path[64];
-	struct stat st;
-	uid_t uid = geteuid();
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/shm/fastrmi-%u", (unsigned)uid);
-	if (create && mkdir(path, 0700) != 0 && errno != EEXIST) {
-		fr_seterr(err, errlen, "mkdir %s: %s", path, strerror(errno));
-		return -1;
-	}
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		fr_seterr(err, errlen, "open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) != 0) {
-		fr_seterr(err, errlen, "fstat %s: %s", path, strerror(errno));
-	} else if (st.st_uid != uid) {
-		fr_seterr(err, errlen, "%s belongs to uid %u, not to this user (uid %u): no doorbells there",
-			  path, (unsigned)st.st_uid, (unsigned)uid);
-	} else if ((st.st_mode & 077) != 0 && fchmod(fd, 0700) != 0) {
-		fr_seterr(err, errlen, "%s is open to other users (mode %o) and chmod failed: %s", path,
-			  (unsigned)(st.st_mode & 0777), strerror(errno));
-	} else {
-		return fd;
-	}
-	if (close(fd) != 0)
-		fr_seterr(err, errlen, "close %s: %s", path, strerror(errno));
-	return -1;
-}
-
-/* Removes the doorbells of processes that are gone (killed before their exit handler ran). */
-static void fr_bell_sweep(int dir_fd)
-{
-	struct dirent *entry;
-	unsigned pid, number;
-	int fd;
-	DIR *dir;
-
-	fd = dup(dir_fd);
-	if (fd < 0)
-		return; /* nothing swept this time: the next doorbell made tries again */
-	dir = fdopendir(fd);
-	if (dir == NULL) {
-		(void)close(fd);
-		return;
-	}
-	while ((entry = readdir(dir)) != NULL)
-		if (sscanf(entry->d_name, "bell-%u-%u", &pid, &number) == 2 && pid > 0 &&
-		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-			(void)unlinkat(dir_fd, entry->d_name, 0); /* gone already: someone else swept it */
-	(void)closedir(dir); /* a directory stream opened for reading: nothing to lose */
-}
-
-/* At exit: this process's doorbells (peers that mapped one keep their mapping). */
-static void fr_bell_unlink_own(void)
-{
-	char prefix[32];
-	size_t prefix_len;
-	struct dirent *entry;
-	int dir_fd;
-	DIR *dir;
-
-	dir_fd = fr_bell_dir_open(0, NULL, 0);
-	if (dir_fd < 0)
-		return; /* no directory: no doorbell of ours either */
-	prefix_len = (size_t)snprintf(prefix, sizeof(prefix), "bell-%u-", (unsigned)getpid());
-	dir = fdopendir(dir_fd);
-	if (dir == NULL) {
-		(void)close(dir_fd);
-		return;
-	}
-	/* At exit there is no one to tell of a failure, and nothing else to do about one. */
-	while ((entry = readdir(dir)) != NULL)
-		if (strncmp(entry->d_name, prefix, prefix_len) == 0)
-			(void)unlinkat(dirfd(dir), entry->d_name, 0);
-	(void)closedir(dir);
-}
-
-static pthread_once_t fr_bell_cleanup_once = PTHREAD_ONCE_INIT;
-
-static void fr_bell_register_cleanup(void)
-{
-	if (atexit(fr_bell_unlink_own) != 0)
-		fprintf(stderr, "libfastrmi: atexit failed: doorbells stay in /dev/shm after exit\n");
-}
-
-static void *fr_bell_map(int fd, const char *name, char *err, size_t errlen)
+static void *fr_bell_map(int fd, uint32_t pid, uint32_t number, char *err, size_t errlen)
 {
 	void *mem = mmap(NULL, FR_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 	if (mem == MAP_FAILED) {
-		fr_seterr(err, errlen, "mmap doorbell %s: %s", name, strerror(errno));
+		fr_seterr(err, errlen, "mmap doorbell bell-%u-%u: %s", pid, number, strerror(errno));
 		return NULL;
 	}
 	return mem;
@@ -318,87 +220,47 @@ static void *fr_bell_map(int fd, const char *name, char *err, size_t errlen)
 
 static int fr_doorbell_create(struct fr_ofi *ofi, char *err, size_t errlen)
 {
-	char name[48];
-	int dir_fd, fd, ret = FASTRMI_ERR_PROVIDER;
+	uint32_t pid = (uint32_t)getpid();
+	int fd, ret = FASTRMI_ERR_PROVIDER;
 
-	if (pthread_once(&fr_bell_cleanup_once, fr_bell_register_cleanup) != 0) {
-		fr_seterr(err, errlen, "pthread_once(doorbell clean-up) failed");
+	fd = fr_userdir_create(FR_BELL_KIND, FR_DOORBELL_SIZE, &ofi->bell_number, err, errlen);
+	if (fd < 0)
 		return FASTRMI_ERR_PROVIDER;
-	}
-	dir_fd = fr_bell_dir_open(1, err, errlen);
-	if (dir_fd < 0)
-		return FASTRMI_ERR_PROVIDER;
-	fr_bell_sweep(dir_fd);
-	ofi->bell_number = atomic_fetch_add(&fr_bell_counter, 1) + 1;
-	fr_bell_name(name, sizeof(name), (uint32_t)getpid(), ofi->bell_number);
-	fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		fr_seterr(err, errlen, "create doorbell %s: %s", name, strerror(errno));
-	} else {
-		if (ftruncate(fd, FR_DOORBELL_SIZE) != 0)
-			fr_seterr(err, errlen, "ftruncate doorbell %s: %s", name, strerror(errno));
-		else if ((ofi->bell = fr_bell_map(fd, name, err, errlen)) != NULL)
-			ret = 0;
-		if (close(fd) != 0 && ret == 0) {
-			fr_seterr(err, errlen, "close doorbell %s: %s", name, strerror(errno));
-			ret = FASTRMI_ERR_PROVIDER;
-		}
-		if (ret != 0 && unlinkat(dir_fd, name, 0) != 0)
-			fprintf(stderr, "libfastrmi: unlink doorbell %s: %s\n", name, strerror(errno));
-	}
-	if (close(dir_fd) != 0 && ret == 0) {
-		fr_seterr(err, errlen, "close /dev/shm/fastrmi-%u: %s", (unsigned)geteuid(), strerror(errno));
+	if ((ofi->bell = fr_bell_map(fd, pid, ofi->bell_number, err, errlen)) != NULL)
+		ret = 0;
+	if (close(fd) != 0 && ret == 0) {
+		fr_seterr(err, errlen, "close doorbell bell-%u-%u: %s", pid, ofi->bell_number, strerror(errno));
 		ret = FASTRMI_ERR_PROVIDER;
 	}
+	if (ret != 0)
+		fr_userdir_remove(FR_BELL_KIND, ofi->bell_number);
 	return ret;
 }
 
-/* Maps the peer's doorbell, found by its pid and number in this user's directory only. */
+/* Maps the peer's doorbell, found by its pid and number in this user's folder only. */
 static int fr_doorbell_open_peer(struct fr_peer *peer, uint32_t pid, uint32_t number, char *err, size_t errlen)
 {
-	char name[48];
-	struct stat st;
-	int dir_fd, fd, ret = FASTRMI_ERR_PROVIDER;
+	size_t size;
+	int fd, ret = FASTRMI_ERR_PROVIDER;
 
-	fr_bell_name(name, sizeof(name), pid, number);
-	dir_fd = fr_bell_dir_open(0, err, errlen);
-	if (dir_fd < 0)
+	fd = fr_userdir_open_peer(FR_BELL_KIND, pid, number, O_RDWR, FR_DOORBELL_SIZE, FR_DOORBELL_SIZE, &size,
+				  err, errlen);
+	if (fd < 0)
 		return FASTRMI_ERR_PROVIDER;
-	fd = openat(dir_fd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		fr_seterr(err, errlen, "open peer doorbell %s: %s", name, strerror(errno));
-	} else {
-		if (fstat(fd, &st) != 0)
-			fr_seterr(err, errlen, "fstat peer doorbell %s: %s", name, strerror(errno));
-		else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_size != FR_DOORBELL_SIZE)
-			fr_seterr(err, errlen, "peer doorbell %s is not a doorbell of this user", name);
-		else if ((peer->bell = fr_bell_map(fd, name, err, errlen)) != NULL)
-			ret = 0;
-		if (close(fd) != 0)
-			fprintf(stderr, "libfastrmi: close peer doorbell %s: %s\n", name, strerror(errno));
-	}
-	if (close(dir_fd) != 0)
-		fprintf(stderr, "libfastrmi: close /dev/shm/fastrmi-%u: %s\n", (unsigned)geteuid(), strerror(errno));
+	if ((peer->bell = fr_bell_map(fd, pid, number, err, errlen)) != NULL)
+		ret = 0;
+	if (close(fd) != 0)
+		fprintf(stderr, "libfastrmi: close peer doorbell bell-%u-%u: %s\n", pid, number, strerror(errno));
 	return ret;
 }
 
 /* Unmaps and removes our doorbell (peers that mapped it keep their mapping). */
 static void fr_doorbell_close(struct fr_ofi *ofi)
 {
-	char name[48];
-	int dir_fd;
-
 	if (munmap(ofi->bell, FR_DOORBELL_SIZE) != 0)
 		fprintf(stderr, "libfastrmi: munmap doorbell: %s\n", strerror(errno));
 	ofi->bell = NULL;
-	fr_bell_name(name, sizeof(name), (uint32_t)getpid(), ofi->bell_number);
-	dir_fd = fr_bell_dir_open(0, NULL, 0);
-	if (dir_fd < 0)
-		return; /* the directory is gone, and the doorbell with it */
-	if (unlinkat(dir_fd, name, 0) != 0)
-		fprintf(stderr, "libfastrmi: unlink doorbell %s: %s\n", name, strerror(errno));
-	if (close(dir_fd) != 0)
-		fprintf(stderr, "libfastrmi: close /dev/shm/fastrmi-%u: %s\n", (unsigned)geteuid(), strerror(errno));
+	fr_userdir_remove(FR_BELL_KIND, ofi->bell_number);
 }
 
 /* ---- peer addresses ------------------------------------------------------------------ */

@@ -9,8 +9,9 @@
  *
  * Peers are found in two ways, and a peer's bytes reach UCX's address parser in neither
  * unchecked:
- *  - "ucx:shm" (shared memory, one host): by worker address, which the caller takes only
- *    from a process of this user (fastrmi_tcp_peer_uid), who could harm us anyway;
+ *  - "ucx:shm" (shared memory, one host): by worker address, read from a file of the
+ *    user's own folder (userdir.c) that the context's address names by pid and number; a
+ *    peer's bytes never reach UCX's parser, only a file of this user's does;
  *  - every other provider (tcp, RDMA): by socket address. The context listens
  *    (ucp_listener on every interface, a port of its own); its address is that port, and
  *    a peer is reached at the IP of the connection the two negotiated on. A connection
@@ -26,6 +27,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -116,7 +118,10 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen)
 
 /* ==== the message transport ============================================================ */
 
-#define FR_UCX_MAGIC 'U'        /* a worker address follows */
+#define FR_UCX_MAGIC 'U'        /* pid, number (u32 each, native order): the worker address is in
+				 * the user's folder (userdir.c) as ucx-PID-NUMBER */
+#define FR_UCX_KIND "ucx"
+#define FR_UCX_FILE_ADDR_LEN 9
 #define FR_UCX_SOCKADDR 'S'     /* a port follows (u16, network order); then the peer's IP */
 #define FR_UCX_EXPECTED_MAX 256 /* IPs whose connection requests are taken */
 #define FR_UCX_EXPECT_NSEC 120000000000ull /* how long one is taken after it was expected */
@@ -152,6 +157,7 @@ struct fr_ucx {
 	struct fr_op *done_tail;
 	struct fr_ucx_closing *closing;
 	ucp_listener_h listener;   /* socket-address mode only */
+	uint32_t address_file;     /* worker-address mode: ours is ucx-PID-NUMBER (0: none) */
 	struct fr_ucx_accepted *accepted;
 	struct fr_ucx_expected expected[FR_UCX_EXPECTED_MAX];
 	unsigned expected_count;
@@ -439,6 +445,8 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 
 	if (ucx == NULL)
 		return;
+	if (ucx->address_file != 0)
+		fr_userdir_remove(FR_UCX_KIND, ucx->address_file);
 	if (ucx->listener != NULL)
 		ucp_listener_destroy(ucx->listener);
 	while ((a = ucx->accepted) != NULL) {
@@ -516,6 +524,85 @@ static void fr_ucx_default_on(ucp_config_t *config, const char *name, const char
 	(void)ucp_config_modify(config, name, "y");
 }
 
+/*
+ * Shared memory: the worker address goes into a file of the user's own folder, and the
+ * context's address only names it ('U', pid, number). UCX takes a worker address on trust
+ * (it aborts the process on a malformed one), so a peer's is read only from such a file:
+ * written by a process of this user, never from the wire.
+ */
+static int fr_ucx_publish_address(struct fastrmi_ctx *ctx, const void *address, size_t len, char *err,
+				  size_t errlen)
+{
+	uint32_t pid = (uint32_t)getpid(), number;
+	ssize_t written;
+	int fd, ret = 0;
+
+	if (len == 0 || len > FASTRMI_ADDRESS_MAX) {
+		fr_seterr(err, errlen, "UCX worker address is %zu bytes (1 to %d)", len, FASTRMI_ADDRESS_MAX);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	fd = fr_userdir_create(FR_UCX_KIND, len, &number, err, errlen);
+	if (fd < 0)
+		return FASTRMI_ERR_PROVIDER;
+	written = pwrite(fd, address, len, 0);
+	if (written != (ssize_t)len) {
+		fr_seterr(err, errlen, "write ucx-%u-%u: %s", pid, number, written < 0 ? strerror(errno) : "short write");
+		ret = FASTRMI_ERR_PROVIDER;
+	}
+	if (close(fd) != 0 && ret == 0) {
+		fr_seterr(err, errlen, "close ucx-%u-%u: %s", pid, number, strerror(errno));
+		ret = FASTRMI_ERR_PROVIDER;
+	}
+	if (ret != 0) {
+		fr_userdir_remove(FR_UCX_KIND, number);
+		return ret;
+	}
+	ctx->ucx->address_file = number;
+	ctx->addr[0] = FR_UCX_MAGIC;
+	memcpy(ctx->addr + 1, &pid, 4);
+	memcpy(ctx->addr + 5, &number, 4);
+	ctx->addr_len = FR_UCX_FILE_ADDR_LEN;
+	return 0;
+}
+
+/* The worker address of the peer a 'U' address names, read from its file (malloc'd, *len). */
+static void *fr_ucx_read_peer_address(const struct fr_peer *peer, size_t *len, char *err, size_t errlen)
+{
+	uint32_t pid, number;
+	size_t size;
+	ssize_t got;
+	void *address;
+	int fd;
+
+	if (peer->addr_len != FR_UCX_FILE_ADDR_LEN) {
+		fr_seterr(err, errlen, "a ucx worker address reference of %zu bytes (%d)", peer->addr_len,
+			  FR_UCX_FILE_ADDR_LEN);
+		return NULL;
+	}
+	memcpy(&pid, peer->addr + 1, 4);
+	memcpy(&number, peer->addr + 5, 4);
+	if (pid == 0 || number == 0) {
+		fr_seterr(err, errlen, "a ucx worker address reference to pid %u, number %u", pid, number);
+		return NULL;
+	}
+	fd = fr_userdir_open_peer(FR_UCX_KIND, pid, number, O_RDONLY, 1, FASTRMI_ADDRESS_MAX, &size, err, errlen);
+	if (fd < 0)
+		return NULL;
+	address = malloc(size);
+	if (address == NULL) {
+		fr_seterr(err, errlen, "out of memory for a ucx worker address");
+	} else if ((got = pread(fd, address, size, 0)) != (ssize_t)size) {
+		fr_seterr(err, errlen, "read the peer's ucx-%u-%u: %s", pid, number,
+			  got < 0 ? strerror(errno) : "short read");
+		free(address);
+		address = NULL;
+	}
+	if (close(fd) != 0)
+		fprintf(stderr, "libfastrmi: close the peer's ucx-%u-%u: %s\n", pid, number, strerror(errno));
+	*len = size;
+	return address;
+}
+
 static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen)
 {
 	ucp_params_t params = { 0 };
@@ -524,6 +611,7 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	size_t address_len;
 	struct fr_ucx *ucx;
 	ucs_status_t status;
+	int ret;
 
 	const char *tls = getenv("UCX_TLS");
 	char chosen[256];
@@ -588,17 +676,9 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	status = ucp_worker_get_address(ucx->worker, &address, &address_len);
 	if (status != UCS_OK)
 		return fr_ucx_fail(err, errlen, "ucp_worker_get_address", status);
-	if (address_len + 1 > FASTRMI_ADDRESS_MAX) {
-		ucp_worker_release_address(ucx->worker, address);
-		fr_seterr(err, errlen, "UCX worker address is %zu bytes, more than %d", address_len,
-			  FASTRMI_ADDRESS_MAX - 1);
-		return FASTRMI_ERR_PROVIDER;
-	}
-	ctx->addr[0] = FR_UCX_MAGIC;
-	memcpy(ctx->addr + 1, address, address_len);
-	ctx->addr_len = address_len + 1;
+	ret = fr_ucx_publish_address(ctx, address, address_len, err, errlen);
 	ucp_worker_release_address(ucx->worker, address);
-	return 0;
+	return ret;
 }
 
 /* 'S', port, IP version (4 or 6), then an address of it: the peer's listener, as a sockaddr. */
@@ -634,6 +714,8 @@ static int fr_ucx_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char 
 	struct sockaddr_storage sa;
 	socklen_t sa_len;
 	ucs_status_t status;
+	void *worker_address = NULL;
+	size_t worker_address_len;
 	int by_sockaddr = ctx->ucx->listener != NULL;
 
 	if (peer->addr_len < 2 || peer->addr[0] != (by_sockaddr ? FR_UCX_SOCKADDR : FR_UCX_MAGIC)) {
@@ -655,10 +737,14 @@ static int fr_ucx_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char 
 		params.sockaddr.addr = (const struct sockaddr *)&sa;
 		params.sockaddr.addrlen = sa_len;
 	} else {
+		worker_address = fr_ucx_read_peer_address(peer, &worker_address_len, err, errlen);
+		if (worker_address == NULL)
+			return FASTRMI_ERR_INVALID;
 		params.field_mask |= UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
-		params.address = (const ucp_address_t *)(peer->addr + 1);
+		params.address = worker_address;
 	}
 	status = ucp_ep_create(ctx->ucx->worker, &params, &peer->ep);
+	free(worker_address);
 	if (status != UCS_OK) {
 		peer->ep = NULL;
 		return fr_ucx_fail(err, errlen, by_sockaddr ? "ucp_ep_create(peer socket address)"

@@ -208,6 +208,43 @@ static void test_forged_ofi_addresses(void)
 	      count_entries(dir), dir);
 }
 
+/* ucx shm: the context's address names a file of the user's folder; forged names are refused. */
+static void test_ucx_shm_address_file(void)
+{
+	unsigned char addr[FASTRMI_ADDRESS_MAX], forged[16];
+	size_t len = sizeof(addr);
+	fastrmi_ctx *ctx = NULL;
+	char err[ERRMSG] = "", path[96];
+	uint32_t pid, number;
+	struct stat st;
+	int ret;
+
+	ret = fastrmi_ctx_open("ucx", "shm", 0, &ctx, err, sizeof(err));
+	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0 || len != 9 || addr[0] != 'U') {
+		CHECK("ucx shm context opens with a 9-byte file reference", 0, "returned %d, %zu bytes: %s", ret, len, err);
+		fastrmi_ctx_close(ctx);
+		return;
+	}
+	memcpy(&pid, addr + 1, 4);
+	memcpy(&number, addr + 5, 4);
+	snprintf(path, sizeof(path), "/dev/shm/fastrmi-%u/ucx-%u-%u", (unsigned)geteuid(), pid, number);
+	CHECK("ucx shm: the worker address is a 0600 file of this process in the user's folder",
+	      pid == (uint32_t)getpid() && stat(path, &st) == 0 && (st.st_mode & 0777) == 0600 && st.st_size > 0,
+	      "%s (pid %u)", path, pid);
+	memcpy(forged, addr, 9);
+	number += 1000;
+	memcpy(forged + 5, &number, 4);
+	CHECK("ucx shm: a reference to no file is refused", open_refused(ctx, forged, 9, err), "err \"%s\"", err);
+	memset(forged + 1, 0, 8);
+	CHECK("ucx shm: pid 0 is refused", open_refused(ctx, forged, 9, err), "err \"%s\"", err);
+	CHECK("ucx shm: a longer address is refused", open_refused(ctx, addr, 10, err), "err \"%s\"", err);
+	memcpy(forged, "U\x7f\x45\x4c\x46\x02\x01\x01\x00\x00", 10);
+	CHECK("ucx shm: a raw worker-address-like blob is refused", open_refused(ctx, forged, 10, err),
+	      "err \"%s\"", err);
+	fastrmi_ctx_close(ctx);
+	CHECK("ucx shm: closing the context removes its file", stat(path, &st) != 0 && errno == ENOENT, "%s", path);
+}
+
 static void test_forged_sockaddrs(void)
 {
 	unsigned char addr[FASTRMI_ADDRESS_MAX], forged[64];
@@ -319,6 +356,7 @@ int main(void)
 	test_peer_uid();
 	test_forged_ofi_addresses();
 	test_forged_sockaddrs();
+	test_ucx_shm_address_file();
 	test_unexpected_peer();
 	return check_summary();
 }

@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FastRmiSockets {
 
     private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+    private static final int LOGGED_MAX = 1000;
+    private static final String LOGGED_FULL = "\0full";
 
     private static volatile FastRmiConfig config;
     private static volatile FastRmiSocketFactory factory;
@@ -183,7 +185,17 @@ public final class FastRmiSockets {
         log().log(System.Logger.Level.WARNING, message);
     }
 
+    /**
+     * Says {@code message} the first time {@code key} comes. Keys may carry what peers sent, so
+     * their number is bounded: past {@link #LOGGED_MAX}, one last line says that more are not said.
+     */
     static void logOnce(String key, String message) {
+        if (LOGGED.size() >= LOGGED_MAX) {
+            if (LOGGED.add(LOGGED_FULL)) {
+                log().log(System.Logger.Level.INFO, "FastRMI: " + LOGGED_MAX + " different notes said; no more from now on");
+            }
+            return;
+        }
         if (LOGGED.add(key)) {
             log().log(System.Logger.Level.INFO, message);
         }

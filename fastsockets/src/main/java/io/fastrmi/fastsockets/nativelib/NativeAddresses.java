@@ -18,8 +18,10 @@ import java.util.regex.Pattern;
  * <li>{@code 'O'} libfabric: wait mode, pid and doorbell number (u32 each, native order), name length
  * (u16), then the endpoint name: shm's {@code "fi_shm://PID:N:N\0"} (doorbell mode 1, PID the
  * header's) or a {@code sockaddr_in}/{@code sockaddr_in6} with a port (mode 0, pid and number 0);
- * <li>{@code 'U'} a UCX worker address (shared memory only): opaque, so it is taken only from a
- * process of this user, which the caller checks with the kernel;
+ * <li>{@code 'U'} a UCX worker (shared memory only): pid and number (u32 each, native order) of the
+ * file in this user's own folder ({@code /dev/shm/fastrmi-UID/ucx-PID-N}) that holds its address,
+ * which is opaque to us and so never read off the wire; taken only from a process of this user,
+ * which the caller checks with the kernel;
  * <li>{@code 'S'} a UCX listener: a port (u16, network order) and an IP version (4 or 6). The peer is
  * reached at the IP of the connection the two negotiated on: {@link #checked} appends it, so no IP
  * is ever taken from the peer.
@@ -28,6 +30,7 @@ import java.util.regex.Pattern;
 public final class NativeAddresses {
 
     private static final int OFI_HEADER = 12;
+    private static final int UCX_WORKER = 9;
     private static final int SOCKADDR_IN = 16;
     private static final int SOCKADDR_IN6 = 28;
     private static final int AF_INET = 2;
@@ -147,8 +150,14 @@ public final class NativeAddresses {
     }
 
     private static byte[] checkedUcxWorker(byte[] a) throws InvalidAddressException {
-        if (a.length < 2) {
-            throw new InvalidAddressException("an empty UCX worker address");
+        if (a.length != UCX_WORKER) {
+            throw new InvalidAddressException("a UCX worker reference of " + a.length + " bytes (" + UCX_WORKER
+                    + ": 'U', pid, number)");
+        }
+        ByteBuffer fields = ByteBuffer.wrap(a).order(ByteOrder.nativeOrder());
+        if (fields.getInt(1) == 0 || fields.getInt(5) == 0) {
+            throw new InvalidAddressException("a UCX worker reference to pid " + Integer.toUnsignedLong(fields.getInt(1))
+                    + ", number " + Integer.toUnsignedLong(fields.getInt(5)));
         }
         return a.clone();
     }

@@ -55,7 +55,10 @@ class NativeAddressesTest {
         assertRefused(new byte[] {'O', 0, 0}, "shorter than its header");
         assertRefused(new byte[] {'X', 1}, "unknown kind 0x58");
         assertRefused(new byte[0], "0 bytes");
-        assertRefused(new byte[] {'U'}, "empty UCX worker address");
+        assertRefused(new byte[] {'U'}, "UCX worker reference of 1 bytes");
+        assertRefused(new byte[] {'U', 0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0}, "UCX worker reference of 11 bytes");
+        assertRefused(ucxWorker(0, 3), "pid 0");
+        assertRefused(ucxWorker(4242, 0), "number 0");
     }
 
     /** Random and mutated addresses: only ever a clean refusal or a well-formed address. */
@@ -65,7 +68,7 @@ class NativeAddressesTest {
             ofi(1, 4242, 3, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII)),
             ofi(0, 0, 0, sockaddrIn(45051, 192, 0, 2, 2)),
             {'S', 1, 2, 4},
-            {'U', 1, 2, 3, 4},
+            ucxWorker(4242, 3),
         };
         SplittableRandom random = new SplittableRandom(20261123);
         int refused = 0;
@@ -91,6 +94,10 @@ class NativeAddressesTest {
         ByteBuffer b = ByteBuffer.allocate(12 + name.length).order(ByteOrder.nativeOrder());
         b.put((byte) 'O').put((byte) mode).putInt(pid).putInt(bell).putShort((short) name.length).put(name);
         return b.array();
+    }
+
+    private static byte[] ucxWorker(int pid, int number) {
+        return ByteBuffer.allocate(9).order(ByteOrder.nativeOrder()).put((byte) 'U').putInt(pid).putInt(number).array();
     }
 
     private static byte[] sockaddrIn(int port, int a, int b, int c, int d) {

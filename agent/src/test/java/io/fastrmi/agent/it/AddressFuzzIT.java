@@ -1,0 +1,87 @@
+package io.fastrmi.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastrmi.agent.nativeit.AddressFuzzMain;
+import io.fastrmi.fastsockets.Handshake;
+import io.fastrmi.optrmi.JvmFingerprint;
+import io.fastrmi.sample.SampleClient;
+import io.fastrmi.sample.SampleServer;
+import io.fastrmi.testkit.Jdk;
+import io.fastrmi.testkit.JvmLauncher;
+import io.fastrmi.testkit.ManagedJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fuzzed native addresses in well-formed offers and answers ({@link AddressFuzzMain}), against real
+ * agent JVMs with every native transport in their config: each offer ends in an answer or a closed
+ * connection, never a hang; each RMI call answered with a fuzzed address fails with a
+ * RemoteException; both JVMs survive, and the server still serves. {@code -Dfastrmi.fuzz.count=N}
+ * sets how many of each (5,000 in {@code make test}; {@code make fuzz} runs 500,000 of each), and
+ * {@code -Dfastrmi.fuzz.seed=S} repeats a run (the seed is printed).
+ */
+class AddressFuzzIT {
+
+    private static final int COUNT = Integer.getInteger("fastrmi.fuzz.count", 5_000);
+    private static final long SEED = Long.getLong("fastrmi.fuzz.seed", System.nanoTime());
+    private static final String TRANSPORTS = "ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, ucx:tcp, tcp";
+
+    @Test
+    void fuzzedOfferAddressesEndCleanlyAndTheServerSurvives() throws Exception {
+        Path dir = ItSupport.directory("fuzz-offers");
+        Path config = config(dir);
+        Path agent = ItSupport.agentJar();
+        Jdk jdk = Jdk.of(25);
+        try (ManagedJvm server = JvmLauncher.on(jdk).name("server").agent(agent, "config=" + config)
+                .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class).main(SampleServer.class)
+                .start()) {
+            String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
+            try (ManagedJvm fuzzer = JvmLauncher.on(jdk).name("fuzzer").classpathOf(AddressFuzzMain.class)
+                    .classpathOf(Handshake.class).classpathOf(JvmFingerprint.class).main(AddressFuzzMain.class)
+                    .args("offers", "127.0.0.1", port, String.valueOf(COUNT), String.valueOf(SEED)).start()) {
+                Matcher summary = fuzzer.awaitLine(Pattern.compile("^OFFERS (\\d+) accepted=(\\d+) closed=(\\d+) hung=(\\d+) refused=(\\d+)$"),
+                        Duration.ofSeconds(60 + COUNT / 20));
+                System.out.println("seed " + SEED + ": " + summary.group(0));
+                assertEquals("0", summary.group(4), "offers that got no end within 10 s: " + summary.group(0));
+                // Mutated addresses are mostly wrong: most are refused, which shows they were looked at
+                assertTrue(Integer.parseInt(summary.group(3)) + Integer.parseInt(summary.group(5)) > COUNT / 2, summary.group(0));
+            }
+            assertTrue(server.isAlive(), () -> "the server died:\n" + String.join("\n", server.output()));
+            try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(agent, "config=" + config)
+                    .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleClient.class).main(SampleClient.class)
+                    .args("127.0.0.1", port).start()) {
+                assertEquals(0, client.awaitExit(Duration.ofMinutes(2)), () -> client.failure("a client after the fuzz").getMessage());
+                assertEquals(SampleAppIT.expectedTranscript(), client.output().stream().filter(l -> l.startsWith("CALL ")).toList());
+            }
+        }
+    }
+
+    @Test
+    void fuzzedAnswerAddressesFailTheCallAndTheClientSurvives() throws Exception {
+        Path dir = ItSupport.directory("fuzz-answers");
+        try (ManagedJvm client = JvmLauncher.on(Jdk.of(25)).name("client").agent(ItSupport.agentJar(), "config=" + config(dir))
+                .jvmArgs("--enable-native-access=ALL-UNNAMED", "-Dsun.rmi.transport.tcp.handshakeTimeout=2000")
+                .classpathOf(AddressFuzzMain.class).main(AddressFuzzMain.class)
+                .args("answers", String.valueOf(COUNT), String.valueOf(SEED)).start()) {
+            Matcher summary = client.awaitLine(Pattern.compile("^ANSWERS (\\d+) other=(\\d+) remote-exceptions=(\\d+)$"),
+                    Duration.ofSeconds(60 + COUNT / 20));
+            System.out.println("seed " + SEED + ": " + summary.group(0));
+            assertEquals("0", summary.group(2), () -> String.join("\n", client.output()));
+            assertEquals(String.valueOf(COUNT), summary.group(3));
+            assertEquals(0, client.awaitExit(Duration.ofSeconds(60)));
+        }
+    }
+
+    private static Path config(Path dir) throws Exception {
+        Path config = dir.resolve("fastrmi.conf");
+        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + TRANSPORTS));
+        return config;
+    }
+}
