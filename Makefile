@@ -6,6 +6,7 @@
 #                 and with the agent and print the call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
+#   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the sample RMI
 #                 application's calls (stock RMI and the agent on each of $(BENCH_TRANSPORTS)), side by side
 #   make deps     install missing system packages (scripts/install-deps.sh)
@@ -17,7 +18,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo startup bench fuzz deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo startup bench fuzz jdk-rmi-tests deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -81,6 +82,11 @@ startup: build
 fuzz: build
 	$(MVN) $(MVN_PROPS) -o verify -pl agent -Dtest=NoUnit -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=AddressFuzzIT -Dit.fork.timeout=0 -Dfastrmi.fuzz.count=$(FUZZ_COUNT) $(if $(FUZZ_SEED),-Dfastrmi.fuzz.seed=$(FUZZ_SEED))
+
+# OpenJDK's RMI regression tests (test/jdk/java/rmi of Debian's openjdk-17 source) with jtreg on JDK 25,
+# without the agent and with every test JVM under it; fails if a test passes only without it.
+jdk-rmi-tests: build
+	scripts/jdk-rmi-tests.sh $(JDK25_HOME) $(AGENT_JAR) target/jdk-rmi-tests
 
 bench: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \

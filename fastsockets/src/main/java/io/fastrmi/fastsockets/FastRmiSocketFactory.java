@@ -55,6 +55,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             FastRmiSockets.closeQuietly(socket);
             throw e;
         }
+        boolean negotiationOver = false;
         try {
             int limit = FastRmiSockets.handshakeTimeoutMillis();
             socket.setSoTimeout(limit);
@@ -80,6 +81,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
                 if (outcome.refused()) {
                     plainEndpoints.remember(host, port);
                 }
+                negotiationOver = true; // a plain connection that cannot be made is no failed negotiation
                 Socket plain = new Socket(address, port);
                 event.result = "plain";
                 event.reason = outcome.plainReason();
@@ -98,7 +100,9 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             FastRmiSockets.record(event, answer);
             return socket;
         } catch (IOException e) {
-            FastRmiSockets.recordFailure(event, e);
+            if (!negotiationOver) {
+                FastRmiSockets.recordFailure(event, e);
+            }
             FastRmiSockets.closeQuietly(socket);
             throw e;
         }

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# jdk-rmi-tests.sh - OpenJDK's own RMI regression tests (test/jdk/java/rmi), run twice with jtreg on
+# one JDK: without the agent, then with every test JVM under it (make jdk-rmi-tests). Every test that
+# passes without the agent must pass with it: the script lists those that do not and exits 1 if any.
+#
+# The tests come from Debian's openjdk-17 source package (fetched with apt-get source through a
+# private source list, so the system's apt configuration is left alone; its hashes are checked by
+# apt), jtreg from Debian's jtreg7 package (installed by install-deps.sh).
+#
+# Usage: scripts/jdk-rmi-tests.sh JDK_HOME AGENT_JAR [OUT_DIR]
+# Environment:
+#   JDK_RMI_TESTS     the tests to run, relative to test/jdk (default java/rmi)
+#   JTREG_CONCURRENCY tests at once (default 2)
+#   JTREG_TIMEOUT     jtreg's timeout factor (default 4: a shared 2-core machine)
+#   JDK_RMI_FETCH_ONLY  set: fetch and extract the tests, run nothing
+set -euo pipefail
+
+jdk=${1:?usage: jdk-rmi-tests.sh JDK_HOME AGENT_JAR [OUT_DIR]}
+agent=${2:?usage: jdk-rmi-tests.sh JDK_HOME AGENT_JAR [OUT_DIR]}
+out=$(realpath -m "${3:-target/jdk-rmi-tests}")
+tests=${JDK_RMI_TESTS:-java/rmi}
+agent=$(realpath "$agent")
+
+log() { printf 'jdk-rmi-tests: %s\n' "$*"; }
+
+FASTRMI_DEPS_EXTRA="jtreg7 xz-utils" "$(dirname "${BASH_SOURCE[0]}")/install-deps.sh"
+jtreg=$(command -v jtreg || true)
+[[ -n $jtreg ]] || { log "jtreg is not on the PATH after installing jtreg7" >&2; exit 1; }
+
+# ---- the tests: Debian's openjdk-17 source, only what the RMI tests need --------------------------
+src=$out/src
+if [[ ! -f $src/test/jdk/TEST.ROOT ]]; then
+	fetch=$out/fetch
+	mkdir -p "$fetch/lists/partial"
+	# The main archive's: the registry this machine reaches serves no security-update sources.
+	echo 'deb-src http://deb.debian.org/debian bookworm main' >"$fetch/sources.list"
+	apt_opts=(-o "Dir::Etc::SourceList=$fetch/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$fetch/lists")
+	log "fetching the openjdk-17 source package (about 65 MB)"
+	apt-get "${apt_opts[@]}" update >"$fetch/update.log"
+	(cd "$fetch" && apt-get "${apt_opts[@]}" source --download-only openjdk-17 >"$fetch/source.log")
+	orig=$(ls "$fetch"/openjdk-17_*.orig.tar.xz)
+	mkdir -p "$src"
+	log "extracting test/jdk/java/rmi and the test libraries from $(basename "$orig")"
+	tar -xJf "$orig" -C "$src" --strip-components=1 --wildcards \
+		'*/test/jdk/TEST.ROOT' '*/test/jdk/ProblemList.txt' '*/test/jdk/java/rmi/*' '*/test/lib/*'
+	rm -f "$orig"
+fi
+
+[[ -z ${JDK_RMI_FETCH_ONLY:-} ]] || exit 0
+
+# ---- two runs ------------------------------------------------------------------------------------
+config=$out/fastrmi.conf
+printf '%s\n' '[host local]' 'optimize = on' 'transports = ucx:shm, ofi:shm, tcp' >"$config"
+run() { # name, extra jtreg options...
+	local name=$1
+	shift
+	log "running $tests on $jdk: $name"
+	rm -rf "${out:?}/work-$name" "${out:?}/report-$name"
+	"$jtreg" -jdk:"$jdk" -w:"$out/work-$name" -r:"$out/report-$name" -conc:"${JTREG_CONCURRENCY:-2}" \
+		-timeoutFactor:"${JTREG_TIMEOUT:-4}" -exclude:"$src/test/jdk/ProblemList.txt" -v:fail,error,summary \
+		"$@" "$src/test/jdk/$tests" >"$out/$name.log" 2>&1 || true
+	grep -E '^(PASSED|FAILED|Error|Not run)' "$out/work-$name/../report-$name/text/summary.txt" 2>/dev/null \
+		| sed -E 's/^(\S+): ([^ ]+).*/\2 \1/' | sort >"$out/$name.results" || true
+}
+run stock
+run agent -javaoptions:"-javaagent:$agent=config=$config --enable-native-access=ALL-UNNAMED -XX:StartFlightRecording=filename=fastrmi-%p.jfr,dumponexit=true,settings=default"
+
+# ---- results -------------------------------------------------------------------------------------
+count() { grep -c " $2\$" "$out/$1.results" || true; }
+for name in stock agent; do
+	log "$name: $(count "$name" PASSED) passed, $(count "$name" FAILED) failed, $(count "$name" Error) errors ($(wc -l <"$out/$name.results") tests)"
+done
+fast=$(find "$out/work-agent" -name 'fastrmi-*.jfr' -size +0 2>/dev/null | while read -r f; do
+	"$jdk/bin/jfr" print --events fastrmi.Handshake "$f" 2>/dev/null | grep -q 'result = "fast"' && echo "$f"
+done | sed -E "s|$out/work-agent/||; s|/[^/]*$||" | sort -u | wc -l)
+log "agent: $fast test directories recorded a fast connection (fastrmi.Handshake in JFR)"
+regressions=$(join <(grep ' PASSED$' "$out/stock.results" | cut -d' ' -f1) \
+	<(grep -v ' PASSED$' "$out/agent.results" | cut -d' ' -f1) || true)
+if [[ -n $regressions ]]; then
+	log "pass without the agent, not with it:"
+	printf '  %s\n' $regressions
+	exit 1
+fi
+log "every test that passes without the agent passes with it"
