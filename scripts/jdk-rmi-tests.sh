@@ -60,8 +60,9 @@ run() { # name, extra jtreg options...
 	"$jtreg" -jdk:"$jdk" -w:"$out/work-$name" -r:"$out/report-$name" -conc:"${JTREG_CONCURRENCY:-2}" \
 		-timeoutFactor:"${JTREG_TIMEOUT:-4}" -exclude:"$src/test/jdk/ProblemList.txt" -v:fail,error,summary \
 		"$@" "$src/test/jdk/$tests" >"$out/$name.log" 2>&1 || true
-	grep -E '^(PASSED|FAILED|Error|Not run)' "$out/work-$name/../report-$name/text/summary.txt" 2>/dev/null \
-		| sed -E 's/^(\S+): ([^ ]+).*/\2 \1/' | sort >"$out/$name.results" || true
+	# summary.txt: "java/rmi/.../Test.java   Passed. Execution successful" (or Failed., Error.)
+	awk '{ result = $2; sub(/\.$/, "", result); print $1, result }' "$out/report-$name/text/summary.txt" \
+		| sort >"$out/$name.results"
 }
 run stock
 run agent -javaoptions:"-javaagent:$agent=config=$config --enable-native-access=ALL-UNNAMED -XX:StartFlightRecording=filename=fastrmi-%p.jfr,dumponexit=true,settings=default"
@@ -69,14 +70,14 @@ run agent -javaoptions:"-javaagent:$agent=config=$config --enable-native-access=
 # ---- results -------------------------------------------------------------------------------------
 count() { grep -c " $2\$" "$out/$1.results" || true; }
 for name in stock agent; do
-	log "$name: $(count "$name" PASSED) passed, $(count "$name" FAILED) failed, $(count "$name" Error) errors ($(wc -l <"$out/$name.results") tests)"
+	log "$name: $(count "$name" Passed) passed, $(count "$name" Failed) failed, $(count "$name" Error) errors ($(wc -l <"$out/$name.results") tests)"
 done
 fast=$(find "$out/work-agent" -name 'fastrmi-*.jfr' -size +0 2>/dev/null | while read -r f; do
 	"$jdk/bin/jfr" print --events fastrmi.Handshake "$f" 2>/dev/null | grep -q 'result = "fast"' && echo "$f"
 done | sed -E "s|$out/work-agent/||; s|/[^/]*$||" | sort -u | wc -l)
 log "agent: $fast test directories recorded a fast connection (fastrmi.Handshake in JFR)"
-regressions=$(join <(grep ' PASSED$' "$out/stock.results" | cut -d' ' -f1) \
-	<(grep -v ' PASSED$' "$out/agent.results" | cut -d' ' -f1) || true)
+regressions=$(join <(grep ' Passed$' "$out/stock.results" | cut -d' ' -f1) \
+	<(grep -v ' Passed$' "$out/agent.results" | cut -d' ' -f1) || true)
 if [[ -n $regressions ]]; then
 	log "pass without the agent, not with it:"
 	printf '  %s\n' $regressions

@@ -126,6 +126,7 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen)
 #define FR_UCX_EXPECTED_MAX 256 /* IPs whose connection requests are taken */
 #define FR_UCX_EXPECT_NSEC 120000000000ull /* how long one is taken after it was expected */
 #define FR_UCX_PROGRESS_MAX 64
+#define FR_UCX_LISTENER_POLL_MS 50 /* longest a listening context blocks (see fr_ucx_block) */
 #define FR_UCX_CLOSE_WAIT_NSEC 200000000ull /* 200 ms for endpoints to close at ctx close */
 
 /* An endpoint being closed (ucp_ep_close_nbx in progress). */
@@ -878,6 +879,11 @@ static void fr_ucx_block(struct fastrmi_ctx *ctx, int timeout_ms)
 	struct pollfd fds[2];
 	uint64_t count;
 
+	/* A connection request to our listener does not wake the worker's event fd (UCX 1.13's
+	 * socket-address CM runs it from its async thread into the next progress): look for one
+	 * every so often, or a peer's connect waits for our next call, and may time out. */
+	if (ctx->ucx->listener != NULL && (timeout_ms < 0 || timeout_ms > FR_UCX_LISTENER_POLL_MS))
+		timeout_ms = FR_UCX_LISTENER_POLL_MS;
 	fds[0].fd = ctx->ucx->efd;
 	fds[0].events = POLLIN;
 	fds[1].fd = ctx->ucx->kick_fd;

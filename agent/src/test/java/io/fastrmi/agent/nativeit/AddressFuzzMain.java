@@ -2,14 +2,13 @@ package io.fastrmi.agent.nativeit;
 
 import io.fastrmi.fastsockets.Handshake;
 import io.fastrmi.optrmi.JvmFingerprint;
+import io.fastrmi.testkit.NativeAddressBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -197,18 +196,17 @@ public final class AddressFuzzMain {
             case "ofi:shm" -> {
                 for (long[] bell : userFiles("bell")) {
                     String name = "fi_shm://" + bell[0] + ":" + random.nextInt(4) + ":" + random.nextInt(4) + "\0";
-                    seeds.add(ofi(1, (int) bell[0], (int) bell[1], name.getBytes(StandardCharsets.US_ASCII)));
+                    seeds.add(NativeAddressBytes.ofi(1, (int) bell[0], (int) bell[1], name.getBytes(StandardCharsets.US_ASCII)));
                 }
-                seeds.add(ofi(1, 1, 1, "fi_shm://1:0:0\0".getBytes(StandardCharsets.US_ASCII)));
+                seeds.add(NativeAddressBytes.ofi(1, 1, 1, "fi_shm://1:0:0\0".getBytes(StandardCharsets.US_ASCII)));
             }
             case "ucx:shm" -> {
                 for (long[] worker : userFiles("ucx")) {
-                    seeds.add(ByteBuffer.allocate(9).order(ByteOrder.nativeOrder()).put((byte) 'U')
-                            .putInt((int) worker[0]).putInt((int) worker[1]).array());
+                    seeds.add(NativeAddressBytes.ucxWorker((int) worker[0], (int) worker[1]));
                 }
                 seeds.add(new byte[] {'U', 1, 0, 0, 0, 1, 0, 0, 0});
             }
-            case "ofi:tcp;ofi_rxm" -> seeds.add(ofi(0, 0, 0, sockaddrIn(1024 + random.nextInt(64000), 127, 0, 0, 1)));
+            case "ofi:tcp;ofi_rxm" -> seeds.add(NativeAddressBytes.ofi(0, 0, 0, NativeAddressBytes.sockaddrIn(1024 + random.nextInt(64000), 127, 0, 0, 1)));
             default -> seeds.add(new byte[] {'S', (byte) random.nextInt(256), (byte) random.nextInt(256), 4});
         }
         return seeds;
@@ -232,18 +230,6 @@ public final class AddressFuzzMain {
             // no folder yet, or a name of another shape: fewer seeds
         }
         return found;
-    }
-
-    private static byte[] ofi(int mode, int pid, int number, byte[] name) {
-        return ByteBuffer.allocate(12 + name.length).order(ByteOrder.nativeOrder()).put((byte) 'O').put((byte) mode)
-                .putInt(pid).putInt(number).putShort((short) name.length).put(name).array();
-    }
-
-    private static byte[] sockaddrIn(int port, int a, int b, int c, int d) {
-        ByteBuffer s = ByteBuffer.allocate(16);
-        s.order(ByteOrder.nativeOrder()).putShort((short) 2);
-        s.order(ByteOrder.BIG_ENDIAN).putShort((short) port).put((byte) a).put((byte) b).put((byte) c).put((byte) d);
-        return s.array();
     }
 
     private static byte[] randomBytes(SplittableRandom random) {

@@ -39,12 +39,7 @@ public final class HandshakeTimeoutMain {
             LocateRegistry.getRegistry("127.0.0.1", silent.getLocalPort()).lookup("app");
             System.out.println("RETURNED");
         } catch (Exception e) {
-            StringBuilder chain = new StringBuilder(e.getClass().getName());
-            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                chain.append(" / ").append(cause.getClass().getName());
-            }
-            System.out.println("FAILED " + chain + " after " + (System.nanoTime() - start) / 1_000_000 + " ms");
-            e.printStackTrace(System.out);
+            Outcomes.printFailure("FAILED", e, start);
         }
         System.exit(0);
     }

@@ -42,12 +42,7 @@ public final class RegistryFilterMain {
             registry.bind("holder", new Holder(size));
             System.out.println("BOUND");
         } catch (Exception e) {
-            StringBuilder chain = new StringBuilder(e.getClass().getName());
-            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                chain.append(" / ").append(cause.getClass().getName());
-            }
-            System.out.println("REJECTED " + chain + " after " + (System.nanoTime() - start) / 1_000_000 + " ms");
-            e.printStackTrace(System.out);
+            Outcomes.printFailure("REJECTED", e, start);
         }
         System.exit(0);
     }

@@ -1,13 +1,14 @@
 package io.fastrmi.fastsockets.nativelib;
 
+import static io.fastrmi.testkit.NativeAddressBytes.ofi;
+import static io.fastrmi.testkit.NativeAddressBytes.sockaddrIn;
+import static io.fastrmi.testkit.NativeAddressBytes.ucxWorker;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -88,23 +89,6 @@ class NativeAddressesTest {
     private static void assertRefused(byte[] address, String why) {
         var e = assertThrows(NativeAddresses.InvalidAddressException.class, () -> NativeAddresses.checked(address, PEER));
         assertTrue(e.getMessage().contains(why), e.getMessage());
-    }
-
-    private static byte[] ofi(int mode, int pid, int bell, byte[] name) {
-        ByteBuffer b = ByteBuffer.allocate(12 + name.length).order(ByteOrder.nativeOrder());
-        b.put((byte) 'O').put((byte) mode).putInt(pid).putInt(bell).putShort((short) name.length).put(name);
-        return b.array();
-    }
-
-    private static byte[] ucxWorker(int pid, int number) {
-        return ByteBuffer.allocate(9).order(ByteOrder.nativeOrder()).put((byte) 'U').putInt(pid).putInt(number).array();
-    }
-
-    private static byte[] sockaddrIn(int port, int a, int b, int c, int d) {
-        ByteBuffer s = ByteBuffer.allocate(16);
-        s.order(ByteOrder.nativeOrder()).putShort((short) 2);
-        s.order(ByteOrder.BIG_ENDIAN).putShort((short) port).put((byte) a).put((byte) b).put((byte) c).put((byte) d);
-        return s.array();
     }
 
     private static byte[] randomBytes(SplittableRandom random) {
