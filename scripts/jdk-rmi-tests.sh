@@ -29,7 +29,7 @@ jtreg=$(command -v jtreg || true)
 
 # ---- the tests: Debian's openjdk-17 source, only what the RMI tests need --------------------------
 src=$out/src
-if [[ ! -f $src/test/jdk/TEST.ROOT ]]; then
+if [[ ! -f $src/.extracted ]]; then
 	fetch=$out/fetch
 	mkdir -p "$fetch/lists/partial"
 	# The main archive's: the registry this machine reaches serves no security-update sources.
@@ -43,8 +43,12 @@ if [[ ! -f $src/test/jdk/TEST.ROOT ]]; then
 	mkdir -p "$src"
 	log "extracting test/jdk/java/rmi and the test libraries from $(basename "$orig")"
 	tar -xJf "$orig" -C "$src" --strip-components=1 --wildcards \
-		'*/test/jdk/TEST.ROOT' '*/test/jdk/ProblemList.txt' '*/test/jdk/java/rmi/*' '*/test/lib/*'
+		'*/test/jdk/TEST.ROOT' '*/test/jdk/ProblemList.txt' '*/test/jdk/java/rmi/*' '*/test/lib/*' \
+		'*/test/jtreg-ext/*'
 	rm -f "$orig"
+	# TEST.ROOT wants a groups file; the JDK's names directories not extracted here.
+	echo '# the RMI tests only: no groups' >"$src/test/jdk/TEST.groups"
+	touch "$src/.extracted"
 fi
 
 [[ -z ${JDK_RMI_FETCH_ONLY:-} ]] || exit 0

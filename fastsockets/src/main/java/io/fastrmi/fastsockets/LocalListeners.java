@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * finds, so every other client, and every server that is not a FastRMI listener, sees plain TCP
  * (server-speaks-first protocols included). Each entry names its JVM (pid and start time): an entry
  * whose JVM is gone counts for nothing and is removed by whoever finds it, and one whose JVM does
- * not hold a socket listening on the port (asked of the kernel, {@link ListeningSockets}) counts
+ * not hold a socket listening on the port (asked of the kernel, {@link SocketOwners}) counts
  * for nothing either: a forged entry cannot make a client offer to a plain server.
  */
 final class LocalListeners {
@@ -138,7 +138,7 @@ final class LocalListeners {
         if (content.equals(confirmed.get(port))) {
             return true;
         }
-        if (!ListeningSockets.heldBy(Long.parseLong(pid), port)) {
+        if (!SocketOwners.listensOn(Long.parseLong(pid), port)) {
             return false;
         }
         confirmed.put(port, content);

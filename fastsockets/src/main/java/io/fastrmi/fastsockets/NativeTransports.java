@@ -214,6 +214,7 @@ public final class NativeTransports {
                 throw new HandshakeException("the peer is not on this host (or not in its network namespace)");
             }
             checkSameUser(connection);
+            checkNamesItself(transport, NativeAddresses.namedProcess(checked), connection);
         }
         InetSocketAddress fabric = expected == 'O' ? NativeAddresses.ofiSocketAddress(checked) : null;
         if (fabric != null && !FastRmiSockets.config().policyFor(null, fabric.getAddress()).optimize()) {
@@ -240,6 +241,19 @@ public final class NativeTransports {
             throw e;
         } catch (IOException e) {
             throw new HandshakeException("cannot learn who the peer is: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The process a shared-memory address names (its doorbell, regions, worker file) is the one at the
+     * peer's end of {@code connection}, as the kernel says: a peer offers only its own shared memory,
+     * never another process's of this user.
+     */
+    private static void checkNamesItself(String transport, long pid, ControlConnection connection)
+            throws HandshakeException {
+        if (!SocketOwners.holdsConnection(pid, connection.remote(), connection.local())) {
+            throw new HandshakeException("the peer's " + transport + " address names process " + pid
+                    + ", which does not hold the peer's end of the connection");
         }
     }
 

@@ -11,6 +11,7 @@ import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
+import io.fastrmi.testkit.NativeAddressBytes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +45,7 @@ class AddressFuzzIT {
                 .start()) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
             try (ManagedJvm fuzzer = JvmLauncher.on(jdk).name("fuzzer").classpathOf(AddressFuzzMain.class)
-                    .classpathOf(Handshake.class).classpathOf(JvmFingerprint.class).main(AddressFuzzMain.class)
+                    .classpathOf(NativeAddressBytes.class).classpathOf(Handshake.class).classpathOf(JvmFingerprint.class).main(AddressFuzzMain.class)
                     .args("offers", "127.0.0.1", port, String.valueOf(COUNT), String.valueOf(SEED)).start()) {
                 Matcher summary = fuzzer.awaitLine(Pattern.compile("^OFFERS (\\d+) accepted=(\\d+) closed=(\\d+) hung=(\\d+) refused=(\\d+)$"),
                         Duration.ofSeconds(60 + COUNT / 20));
@@ -68,7 +69,7 @@ class AddressFuzzIT {
         Path dir = ItSupport.directory("fuzz-answers");
         try (ManagedJvm client = JvmLauncher.on(Jdk.of(25)).name("client").agent(ItSupport.agentJar(), "config=" + config(dir))
                 .jvmArgs("--enable-native-access=ALL-UNNAMED", "-Dsun.rmi.transport.tcp.handshakeTimeout=2000")
-                .classpathOf(AddressFuzzMain.class).main(AddressFuzzMain.class)
+                .classpathOf(AddressFuzzMain.class).classpathOf(NativeAddressBytes.class).main(AddressFuzzMain.class)
                 .args("answers", String.valueOf(COUNT), String.valueOf(SEED)).start()) {
             Matcher summary = client.awaitLine(Pattern.compile("^ANSWERS (\\d+) other=(\\d+) remote-exceptions=(\\d+)$"),
                     Duration.ofSeconds(60 + COUNT / 20));

@@ -72,6 +72,18 @@ public final class NativeAddresses {
         };
     }
 
+    /**
+     * The process a checked shared-memory address names as its own (whose doorbell, region or UCX
+     * worker file it is), or 0 for a socket address: the caller makes sure it is the peer's.
+     */
+    public static long namedProcess(byte[] checked) {
+        ByteBuffer fields = ByteBuffer.wrap(checked).order(ByteOrder.nativeOrder());
+        if (checked[0] == 'O' && checked[1] == 1 || checked[0] == 'U') {
+            return Integer.toUnsignedLong(fields.getInt(checked[0] == 'O' ? 2 : 1));
+        }
+        return 0;
+    }
+
     /** The socket address in a libfabric address of mode 0 (tcp, verbs, ...), or null for shm's. */
     public static InetSocketAddress ofiSocketAddress(byte[] checkedOfi) {
         if (checkedOfi[1] != 0) {

@@ -62,6 +62,15 @@ class NativeAddressesTest {
         assertRefused(ucxWorker(4242, 0), "number 0");
     }
 
+    @Test
+    void aSharedMemoryAddressNamesItsProcessASocketAddressNone() throws Exception {
+        assertEquals(4242, NativeAddresses.namedProcess(NativeAddresses.checked(
+                ofi(1, 4242, 3, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII)), PEER)));
+        assertEquals(4242, NativeAddresses.namedProcess(NativeAddresses.checked(ucxWorker(4242, 3), PEER)));
+        assertEquals(0, NativeAddresses.namedProcess(NativeAddresses.checked(ofi(0, 0, 0, sockaddrIn(80, 10, 0, 0, 1)), PEER)));
+        assertEquals(0, NativeAddresses.namedProcess(NativeAddresses.checked(new byte[] {'S', 1, 2, 4}, PEER)));
+    }
+
     /** Random and mutated addresses: only ever a clean refusal or a well-formed address. */
     @Test
     void fuzzedAddressesNeverFailAnyOtherWay() {

@@ -1,0 +1,81 @@
+package io.fastrmi.fastsockets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import org.junit.jupiter.api.Test;
+
+class SocketOwnersTest {
+
+    @Test
+    void rowsOfTheKernelsTableAreReadFieldByField() {
+        String listener = "   3: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 41234 1 0000";
+        assertEquals("41234", SocketOwners.listenerInode(listener, 8080));
+        assertNull(SocketOwners.listenerInode(listener, 8081), "another port");
+        String established = listener.replace(" 0A ", " 01 ");
+        assertNull(SocketOwners.listenerInode(established, 8080), "not a listener");
+        String v6 = "   0: 00000000000000000000000000000000:1F90 00000000000000000000000000000000:0000 0A"
+                + " 00000000:00000000 00:00000000 00000000     0        0 555 1 0000";
+        assertEquals("555", SocketOwners.listenerInode(v6, 8080));
+        for (String garbage : new String[] {"", "sl local rem st", "0: zz:zz 0:0 0A a b c d e f", "0: 1:99999999999 0:0 0A a b c d e f"}) {
+            assertNull(SocketOwners.listenerInode(garbage, 8080), garbage);
+        }
+    }
+
+    @Test
+    void addressesAreWrittenAsTheKernelsTablesWriteThem() throws Exception {
+        InetSocketAddress loopback = new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 8080);
+        assertEquals("0100007F:1F90", SocketOwners.encoded(loopback, false));
+        assertEquals("0000000000000000FFFF00000100007F:1F90", SocketOwners.encoded(loopback, true));
+        InetSocketAddress v6 = new InetSocketAddress(InetAddress.getByName("::1"), 80);
+        assertEquals("00000000000000000000000001000000:0050", SocketOwners.encoded(v6, true));
+        assertNull(SocketOwners.encoded(v6, false));
+    }
+
+    @Test
+    void theProcessAtTheOtherEndOfAConnectionIsTheOneThatHoldsIt() throws Exception {
+        long self = ProcessHandle.current().pid();
+        try (ServerSocket server = new ServerSocket(0); Socket client = new Socket("127.0.0.1", server.getLocalPort());
+                Socket accepted = server.accept()) {
+            InetSocketAddress clientEnd = (InetSocketAddress) client.getLocalSocketAddress();
+            InetSocketAddress serverEnd = new InetSocketAddress(accepted.getLocalAddress(), accepted.getLocalPort());
+            assertTrue(SocketOwners.holdsConnection(self, clientEnd, serverEnd), "this JVM holds the client's end");
+            Process other = new ProcessBuilder("sleep", "30").start();
+            try {
+                assertFalse(SocketOwners.holdsConnection(other.pid(), clientEnd, serverEnd), "another process does not");
+            } finally {
+                other.destroy();
+            }
+            InetSocketAddress elsewhere = new InetSocketAddress(clientEnd.getAddress(), clientEnd.getPort() == 1 ? 2 : 1);
+            assertFalse(SocketOwners.holdsConnection(self, elsewhere, serverEnd), "no such connection");
+        }
+    }
+
+    @Test
+    void onlyTheProcessThatListensHoldsThePort() throws Exception {
+        long self = ProcessHandle.current().pid();
+        int port;
+        try (ServerSocket server = new ServerSocket(0)) {
+            port = server.getLocalPort();
+            assertTrue(SocketOwners.listensOn(self, port));
+            Process other = new ProcessBuilder("sleep", "30").start();
+            try {
+                assertFalse(SocketOwners.listensOn(other.pid(), port));
+            } finally {
+                other.destroy();
+            }
+            // A connected socket on the port is not a listener of another port.
+            try (Socket client = new Socket("127.0.0.1", port)) {
+                assertFalse(SocketOwners.listensOn(self, client.getLocalPort()));
+            }
+        }
+        assertFalse(SocketOwners.listensOn(self, port), "closed");
+        assertFalse(SocketOwners.listensOn(Long.MAX_VALUE, port), "no such process");
+    }
+}
