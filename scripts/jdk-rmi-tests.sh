@@ -69,17 +69,21 @@ run() { # name, extra jtreg options...
 		| sort >"$out/$name.results"
 }
 run stock
-run agent -javaoptions:"-javaagent:$agent=config=$config --enable-native-access=ALL-UNNAMED -XX:StartFlightRecording=filename=fastrmi-%p.jfr,dumponexit=true,settings=default"
+# -retain:all keeps each test's files (its JVMs' recordings) beside its results.
+run agent -retain:all -javaoptions:"-javaagent:$agent=config=$config --enable-native-access=ALL-UNNAMED -XX:StartFlightRecording=filename=fastrmi-%p.jfr,dumponexit=true,settings=default"
 
 # ---- results -------------------------------------------------------------------------------------
 count() { grep -c " $2\$" "$out/$1.results" || true; }
 for name in stock agent; do
 	log "$name: $(count "$name" Passed) passed, $(count "$name" Failed) failed, $(count "$name" Error) errors ($(wc -l <"$out/$name.results") tests)"
 done
-fast=$(find "$out/work-agent" -name 'fastrmi-*.jfr' -size +0 2>/dev/null | while read -r f; do
-	"$jdk/bin/jfr" print --events fastrmi.Handshake "$f" 2>/dev/null | grep -q 'result = "fast"' && echo "$f"
-done | sed -E "s|$out/work-agent/||; s|/[^/]*$||" | sort -u | wc -l)
-log "agent: $fast test directories recorded a fast connection (fastrmi.Handshake in JFR)"
+under=$(grep -rl '(premain) on JDK' "$out/work-agent" --include='*.jtr' | wc -l)
+fast=$(find "$out/work-agent" -name 'fastrmi-*.jfr' -size +0 | while read -r f; do
+	if "$jdk/bin/jfr" print --events fastrmi.Handshake "$f" 2>/dev/null | grep -q 'result = "fast"'; then
+		dirname "$f"
+	fi
+done | sort -u | wc -l)
+log "agent: $under tests ran a JVM under the agent; $fast recorded a fast connection (fastrmi.Handshake in JFR)"
 regressions=$(join <(grep ' Passed$' "$out/stock.results" | cut -d' ' -f1) \
 	<(grep -v ' Passed$' "$out/agent.results" | cut -d' ' -f1) || true)
 if [[ -n $regressions ]]; then
