@@ -402,6 +402,71 @@ static void fr_shm_register_cleanup(void)
 		fprintf(stderr, "libfastrmi: atexit failed: shm regions stay in /dev/shm after exit\n");
 }
 
+/*
+ * libfabric's shm provider installs handlers for SIGINT, SIGBUS, SIGSEGV and SIGTERM with its
+ * first endpoint, to unlink its regions on a crash. In a JVM they replace the JVM's own, and
+ * the JVM raises SIGSEGV on purpose (implicit null checks): the first one unlinked our region,
+ * and a peer that mapped it afterwards crashed inside libfabric. The process keeps the handlers
+ * it had; our regions are removed at exit, and a crashed process's by fr_shm_sweep_dead_regions.
+ */
+static const int fr_kept_signals[] = { SIGINT, SIGBUS, SIGSEGV, SIGTERM };
+static pthread_mutex_t fr_signal_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int fr_ofi_endpoint_keeping_signals(struct fr_ofi *ofi, char *err, size_t errlen)
+{
+	struct sigaction kept[sizeof(fr_kept_signals) / sizeof(fr_kept_signals[0])];
+	size_t n = sizeof(fr_kept_signals) / sizeof(fr_kept_signals[0]), i;
+	int ret;
+
+	pthread_mutex_lock(&fr_signal_lock);
+	for (i = 0; i < n; i++) {
+		if (sigaction(fr_kept_signals[i], NULL, &kept[i]) != 0) {
+			fr_seterr(err, errlen, "sigaction(%s): %s", strsignal(fr_kept_signals[i]), strerror(errno));
+			pthread_mutex_unlock(&fr_signal_lock);
+			return FASTRMI_ERR_PROVIDER;
+		}
+	}
+	ret = fi_endpoint(ofi->domain, ofi->info, &ofi->ep, NULL);
+	for (i = 0; i < n; i++) {
+		if (sigaction(fr_kept_signals[i], &kept[i], NULL) != 0 && ret == 0) {
+			fr_seterr(err, errlen, "restoring the handler of %s after fi_endpoint: %s",
+				  strsignal(fr_kept_signals[i]), strerror(errno));
+			ret = -FI_EOTHER;
+		}
+	}
+	pthread_mutex_unlock(&fr_signal_lock);
+	if (ret == -FI_EOTHER)
+		return FASTRMI_ERR_PROVIDER;
+	if (ret != 0) {
+		ofi->ep = NULL;
+		return fr_ofi_fail(err, errlen, "fi_endpoint", ret);
+	}
+	return 0;
+}
+
+/* Removes the shm regions ("PID:N:N" in /dev/shm) of this user's processes that are gone. */
+static void fr_shm_sweep_dead_regions(void)
+{
+	struct dirent *entry;
+	struct stat st;
+	unsigned long pid;
+	char *end;
+	DIR *dir;
+
+	dir = opendir("/dev/shm");
+	if (dir == NULL)
+		return; /* nothing swept: the next context tries again */
+	while ((entry = readdir(dir)) != NULL) {
+		pid = strtoul(entry->d_name, &end, 10);
+		if (end == entry->d_name || *end != ':' || !fr_is_region_suffix(end + 1) || pid == 0 ||
+		    fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != geteuid())
+			continue;
+		if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			(void)unlinkat(dirfd(dir), entry->d_name, 0); /* gone already: someone else swept it */
+	}
+	(void)closedir(dir); /* a directory stream opened for reading: nothing to lose */
+}
+
 static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen)
 {
 	struct fi_av_attr av_attr = { .type = FI_AV_UNSPEC };
@@ -445,6 +510,8 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		fr_seterr(err, errlen, "pthread_once failed");
 		return FASTRMI_ERR_PROVIDER;
 	}
+	if (strcmp(provider, "shm") == 0)
+		fr_shm_sweep_dead_regions();
 	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, ofi->hints, &ofi->info);
 	if (ret != 0) {
 		ofi->info = NULL;
@@ -479,11 +546,9 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		ofi->av = NULL;
 		return fr_ofi_fail(err, errlen, "fi_av_open", ret);
 	}
-	ret = fi_endpoint(ofi->domain, ofi->info, &ofi->ep, NULL);
-	if (ret != 0) {
-		ofi->ep = NULL;
-		return fr_ofi_fail(err, errlen, "fi_endpoint", ret);
-	}
+	ret = fr_ofi_endpoint_keeping_signals(ofi, err, errlen);
+	if (ret != 0)
+		return ret;
 	ret = fi_ep_bind(ofi->ep, &ofi->av->fid, 0);
 	if (ret != 0)
 		return fr_ofi_fail(err, errlen, "fi_ep_bind(av)", ret);

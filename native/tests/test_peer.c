@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,8 +352,37 @@ out:
 	fastrmi_ctx_close(server.ctx);
 }
 
+static void own_handler(int signum)
+{
+	(void)signum;
+}
+
+/* The process's handlers of the signals libfabric's shm wants are still its own after an ofi shm
+ * context opened (a JVM's SIGSEGV handler must stay the JVM's). Runs before any other ofi use. */
+static void test_signal_handlers_kept(void)
+{
+	static const int signals[] = { SIGINT, SIGBUS, SIGSEGV, SIGTERM };
+	struct sigaction own = { .sa_handler = own_handler }, now;
+	fastrmi_ctx *ctx = NULL;
+	char err[ERRMSG] = "";
+	int kept = 1, ret;
+
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		sigaction(signals[i], &own, NULL);
+	ret = fastrmi_ctx_open("ofi", "shm", 0, &ctx, err, sizeof(err));
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
+		sigaction(signals[i], NULL, &now);
+		kept = kept && now.sa_handler == own_handler;
+		signal(signals[i], SIG_DFL);
+	}
+	CHECK("an ofi shm context leaves the process's SIGINT, SIGBUS, SIGSEGV and SIGTERM handlers as they were",
+	      ret == 0 && kept, "open returned %d (%s), handlers kept: %d", ret, err, kept);
+	fastrmi_ctx_close(ctx);
+}
+
 int main(void)
 {
+	test_signal_handlers_kept();
 	test_peer_uid();
 	test_forged_ofi_addresses();
 	test_forged_sockaddrs();

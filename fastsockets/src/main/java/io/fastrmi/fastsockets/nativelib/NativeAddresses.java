@@ -131,8 +131,8 @@ public final class NativeAddresses {
         if (pid == 0 || bell == 0) {
             throw new InvalidAddressException("a libfabric shm address without a doorbell");
         }
-        if (a[a.length - 1] != 0) {
-            throw new InvalidAddressException("a libfabric shm name that does not end in NUL");
+        if (a.length == OFI_HEADER || a[a.length - 1] != 0) {
+            throw new InvalidAddressException("a libfabric shm name that is empty or does not end in NUL");
         }
         String name = new String(a, OFI_HEADER, a.length - OFI_HEADER - 1, StandardCharsets.ISO_8859_1);
         var matcher = SHM_NAME.matcher(name);

@@ -54,6 +54,7 @@ class NativeAddressesTest {
         assertRefused(ofi(0, 0, 0, sockaddrIn(80, 224, 0, 0, 1)), "no host's");
         assertRefused(ofi(7, 0, 0, sockaddrIn(80, 10, 0, 0, 1)), "wait mode 7");
         assertRefused(new byte[] {'O', 0, 0}, "shorter than its header");
+        assertRefused(ofi(1, 4242, 3, new byte[0]), "empty");
         assertRefused(new byte[] {'X', 1}, "unknown kind 0x58");
         assertRefused(new byte[0], "0 bytes");
         assertRefused(new byte[] {'U'}, "UCX worker reference of 1 bytes");
