@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -178,7 +177,7 @@ public final class AddressFuzzMain {
     /** "HOST/HEX/STREAM" with a fuzzed native address, and now and then a fuzzed host or stream id. */
     private static String fuzzedEndpoint(String host, List<byte[]> seeds, SplittableRandom random) {
         byte[] seed = seeds.get(random.nextInt(seeds.size()));
-        byte[] address = random.nextInt(8) == 0 ? randomBytes(random) : mutate(seed, random);
+        byte[] address = random.nextInt(8) == 0 ? NativeAddressBytes.random(random) : NativeAddressBytes.mutate(seed, random);
         String streamId = Long.toString(random.nextLong() >>> 8);
         return switch (random.nextInt(16)) {
             case 0 -> "otherhost/" + HexFormat.of().formatHex(address) + "/" + streamId;
@@ -235,52 +234,4 @@ public final class AddressFuzzMain {
         return found;
     }
 
-    private static byte[] randomBytes(SplittableRandom random) {
-        byte[] bytes = new byte[random.nextInt(80)];
-        random.nextBytes(bytes);
-        if (bytes.length > 0 && random.nextBoolean()) {
-            bytes[0] = (byte) "OUS".charAt(random.nextInt(3));
-        }
-        return bytes;
-    }
-
-    /** One to three of: flip a bit, set a byte, cut, extend, repeat a slice; or the seed as it is. */
-    static byte[] mutate(byte[] seed, SplittableRandom random) {
-        byte[] bytes = seed.clone();
-        if (random.nextInt(10) == 0) {
-            return bytes;
-        }
-        for (int n = 1 + random.nextInt(3); n > 0; n--) {
-            int at = bytes.length == 0 ? 0 : random.nextInt(bytes.length);
-            switch (random.nextInt(5)) {
-                case 0 -> {
-                    if (bytes.length > 0) {
-                        bytes[at] ^= (byte) (1 << random.nextInt(8));
-                    }
-                }
-                case 1 -> {
-                    if (bytes.length > 0) {
-                        bytes[at] = (byte) random.nextInt(256);
-                    }
-                }
-                case 2 -> bytes = Arrays.copyOf(bytes, at);
-                case 3 -> {
-                    byte[] longer = Arrays.copyOf(bytes, bytes.length + 1 + random.nextInt(16));
-                    for (int i = bytes.length; i < longer.length; i++) {
-                        longer[i] = (byte) random.nextInt(256);
-                    }
-                    bytes = longer;
-                }
-                default -> {
-                    if (bytes.length > 0) {
-                        int from = random.nextInt(bytes.length);
-                        byte[] longer = Arrays.copyOf(bytes, bytes.length + (bytes.length - from));
-                        System.arraycopy(bytes, from, longer, bytes.length, bytes.length - from);
-                        bytes = longer;
-                    }
-                }
-            }
-        }
-        return bytes;
-    }
 }

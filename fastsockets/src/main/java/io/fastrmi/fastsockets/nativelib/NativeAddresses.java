@@ -143,6 +143,10 @@ public final class NativeAddresses {
 
     private static void checkSockaddr(byte[] a) throws InvalidAddressException {
         int length = a.length - OFI_HEADER;
+        if (length != SOCKADDR_IN && length != SOCKADDR_IN6) {
+            throw new InvalidAddressException("a libfabric socket address of " + length
+                    + " bytes (a sockaddr_in of 16 or sockaddr_in6 of 28)");
+        }
         int family = Short.toUnsignedInt(ByteBuffer.wrap(a).order(ByteOrder.nativeOrder()).getShort(OFI_HEADER));
         int port = Short.toUnsignedInt(ByteBuffer.wrap(a).order(ByteOrder.BIG_ENDIAN).getShort(OFI_HEADER + 2));
         boolean shaped = family == AF_INET && length == SOCKADDR_IN && zero(a, OFI_HEADER + 8, OFI_HEADER + 16)

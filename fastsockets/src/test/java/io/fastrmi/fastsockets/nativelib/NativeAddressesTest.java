@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.testkit.NativeAddressBytes;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -55,6 +56,7 @@ class NativeAddressesTest {
         assertRefused(ofi(7, 0, 0, sockaddrIn(80, 10, 0, 0, 1)), "wait mode 7");
         assertRefused(new byte[] {'O', 0, 0}, "shorter than its header");
         assertRefused(ofi(1, 4242, 3, new byte[0]), "empty");
+        assertRefused(ofi(0, 0, 0, new byte[] {2}), "of 1 bytes");
         assertRefused(new byte[] {'X', 1}, "unknown kind 0x58");
         assertRefused(new byte[0], "0 bytes");
         assertRefused(new byte[] {'U'}, "UCX worker reference of 1 bytes");
@@ -84,7 +86,7 @@ class NativeAddressesTest {
         SplittableRandom random = new SplittableRandom(20261123);
         int refused = 0;
         for (int i = 0; i < 200_000; i++) {
-            byte[] input = i % 4 == 0 ? randomBytes(random) : mutate(seeds[random.nextInt(seeds.length)], random);
+            byte[] input = i % 4 == 0 ? NativeAddressBytes.random(random) : NativeAddressBytes.mutate(seeds[random.nextInt(seeds.length)], random);
             try {
                 byte[] out = NativeAddresses.checked(input, PEER);
                 assertTrue(out.length > 0 && "OUS".indexOf(out[0]) >= 0);
@@ -99,28 +101,6 @@ class NativeAddressesTest {
     private static void assertRefused(byte[] address, String why) {
         var e = assertThrows(NativeAddresses.InvalidAddressException.class, () -> NativeAddresses.checked(address, PEER));
         assertTrue(e.getMessage().contains(why), e.getMessage());
-    }
-
-    private static byte[] randomBytes(SplittableRandom random) {
-        byte[] bytes = new byte[random.nextInt(64)];
-        random.nextBytes(bytes);
-        if (bytes.length > 0 && random.nextBoolean()) {
-            bytes[0] = (byte) "OUS".charAt(random.nextInt(3));
-        }
-        return bytes;
-    }
-
-    private static byte[] mutate(byte[] seed, SplittableRandom random) {
-        byte[] bytes = seed.clone();
-        int edits = 1 + random.nextInt(3);
-        for (int e = 0; e < edits; e++) {
-            switch (random.nextInt(3)) {
-                case 0 -> bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
-                case 1 -> bytes = Arrays.copyOf(bytes, Math.max(1, bytes.length - 1 - random.nextInt(3)));
-                default -> bytes = Arrays.copyOf(bytes, bytes.length + 1 + random.nextInt(3));
-            }
-        }
-        return bytes;
     }
 
     private static InetAddress address(int a, int b, int c, int d) {
