@@ -106,7 +106,7 @@ enum fastrmi_status {
 	FASTRMI_ERR_NOMEM = -5,    /* out of memory */
 	FASTRMI_ERR_PROVIDER = -6, /* libfabric / UCX failed; message has its own text */
 	FASTRMI_ERR_PROTOCOL = -7, /* the peer broke the stream protocol */
-	FASTRMI_ERR_NOT_FOUND = -8, /* fastrmi_tcp_peer_uid: no such connection on this host */
+	FASTRMI_ERR_NOT_FOUND = -8, /* fastrmi_tcp_peer: no such connection on this host */
 	FASTRMI_ERR_RESET = -9,    /* send to a peer that closed the stream (see fastrmi_stream_close) */
 };
 
@@ -124,16 +124,17 @@ enum fastrmi_status {
 FASTRMI_API uint32_t fastrmi_process_uid(void);
 
 /*
- * The owner (uid) of the peer's socket of an established TCP connection on this host, in
- * this process's network namespace, as the kernel keeps it (sock_diag): the connection from
- * peer_ip:peer_port (the peer's end) to own_ip:own_port (ours). Addresses are 4 (IPv4) or 16
- * (IPv6) bytes in network order, both of one length; an IPv4 connection on an IPv6 socket is
- * looked up by its IPv4 addresses. Returns 0 and *uid; FASTRMI_ERR_NOT_FOUND when no such
+ * The owner (uid) and inode of the peer's socket of an established TCP connection on this
+ * host, in this process's network namespace, as the kernel keeps them (sock_diag): the
+ * connection from peer_ip:peer_port (the peer's end) to own_ip:own_port (ours). Addresses are
+ * 4 (IPv4) or 16 (IPv6) bytes in network order, both of one length; an IPv4 connection on an
+ * IPv6 socket is looked up by its IPv4 addresses. The inode tells which process holds the
+ * socket (/proc/PID/fd). Returns 0 with *uid and *inode; FASTRMI_ERR_NOT_FOUND when no such
  * connection has its peer's end on this host; another negative code with a message in err.
  */
-FASTRMI_API int fastrmi_tcp_peer_uid(const uint8_t *peer_ip, size_t peer_ip_len, uint16_t peer_port,
-				     const uint8_t *own_ip, size_t own_ip_len, uint16_t own_port,
-				     uint32_t *uid, char *err, size_t errlen);
+FASTRMI_API int fastrmi_tcp_peer(const uint8_t *peer_ip, size_t peer_ip_len, uint16_t peer_port,
+				 const uint8_t *own_ip, size_t own_ip_len, uint16_t own_port,
+				 uint32_t *uid, uint64_t *inode, char *err, size_t errlen);
 
 typedef struct fastrmi_ctx fastrmi_ctx;
 typedef struct fastrmi_stream fastrmi_stream;
@@ -186,7 +187,7 @@ FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx);
  * libfabric or UCX sees them; the shared-memory ones (ofi shm doorbells, ucx shm worker
  * addresses) only name, by pid and number, files in this user's own folder
  * /dev/shm/fastrmi-UID, which only processes of this user can write: still, take them only
- * from a process of this user (fastrmi_tcp_peer_uid). local_id must be unique in ctx among open streams; the
+ * from a process of this user (fastrmi_tcp_peer). local_id must be unique in ctx among open streams; the
  * peer opens with the two ids swapped. Data may be sent at once: it flows as soon as
  * the peer's side is open (the peer grants the first window when it opens).
  * Returns 0 and *stream, or a negative FASTRMI_ERR_* with a message in err.

@@ -39,9 +39,9 @@ static int fr_diag_address(__be32 out[4], const uint8_t *ip, size_t ip_len)
 	return 0;
 }
 
-FASTRMI_API int fastrmi_tcp_peer_uid(const uint8_t *peer_ip, size_t peer_ip_len, uint16_t peer_port,
+FASTRMI_API int fastrmi_tcp_peer(const uint8_t *peer_ip, size_t peer_ip_len, uint16_t peer_port,
 				     const uint8_t *own_ip, size_t own_ip_len, uint16_t own_port,
-				     uint32_t *uid, char *err, size_t errlen)
+				     uint32_t *uid, uint64_t *inode, char *err, size_t errlen)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -59,8 +59,8 @@ FASTRMI_API int fastrmi_tcp_peer_uid(const uint8_t *peer_ip, size_t peer_ip_len,
 	int fd, ret;
 
 	fr_clearerr(err, errlen);
-	if (peer_ip == NULL || own_ip == NULL || uid == NULL || peer_ip_len != own_ip_len) {
-		fr_seterr(err, errlen, "fastrmi_tcp_peer_uid: bad argument");
+	if (peer_ip == NULL || own_ip == NULL || uid == NULL || inode == NULL || peer_ip_len != own_ip_len) {
+		fr_seterr(err, errlen, "fastrmi_tcp_peer: bad argument");
 		return FASTRMI_ERR_INVALID;
 	}
 	memset(&request, 0, sizeof(request));
@@ -78,7 +78,7 @@ FASTRMI_API int fastrmi_tcp_peer_uid(const uint8_t *peer_ip, size_t peer_ip_len,
 	request.req.id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
 	if (fr_diag_address(request.req.id.idiag_src, peer_ip, peer_ip_len) != 0 ||
 	    fr_diag_address(request.req.id.idiag_dst, own_ip, own_ip_len) != 0) {
-		fr_seterr(err, errlen, "fastrmi_tcp_peer_uid: an address of %zu bytes (4 or 16)", peer_ip_len);
+		fr_seterr(err, errlen, "fastrmi_tcp_peer: an address of %zu bytes (4 or 16)", peer_ip_len);
 		return FASTRMI_ERR_INVALID;
 	}
 
@@ -133,6 +133,7 @@ FASTRMI_API int fastrmi_tcp_peer_uid(const uint8_t *peer_ip, size_t peer_ip_len,
 		goto out;
 	}
 	*uid = msg->idiag_uid;
+	*inode = msg->idiag_inode;
 	ret = 0;
 out:
 	if (close(fd) != 0 && ret == 0) {

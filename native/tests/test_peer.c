@@ -1,6 +1,6 @@
 /*
  * test_peer.c - what a peer cannot make this library do: who the peer is comes from the
- * kernel (fastrmi_tcp_peer_uid, also for a peer of another user), forged context addresses
+ * kernel (fastrmi_tcp_peer, also for a peer of another user), forged context addresses
  * are refused before libfabric or UCX sees them and open no file the peer names, and a UCX
  * listener takes connection requests only from peers it was told to expect.
  */
@@ -61,6 +61,8 @@ static void test_peer_uid(void)
 {
 	uint16_t server_port, client_port;
 	uint32_t uid = 12345;
+	uint64_t inode = 0;
+	struct stat st;
 	char err[ERRMSG] = "";
 	int listener, client, accepted, ret, pipefd[2], status;
 	pid_t pid;
@@ -72,18 +74,20 @@ static void test_peer_uid(void)
 		CHECK("a loopback connection for the uid lookups", 0, "%s", strerror(errno));
 		return;
 	}
-	ret = fastrmi_tcp_peer_uid(loopback, 4, client_port, loopback, 4, server_port, &uid, err, sizeof(err));
+	ret = fastrmi_tcp_peer(loopback, 4, client_port, loopback, 4, server_port, &uid, &inode, err, sizeof(err));
 	CHECK("the server learns the client's uid from the kernel", ret == 0 && uid == fastrmi_process_uid(),
 	      "returned %d, uid %u (own %u): %s", ret, uid, fastrmi_process_uid(), err);
-	ret = fastrmi_tcp_peer_uid(loopback, 4, server_port, loopback, 4, client_port, &uid, err, sizeof(err));
+	CHECK("and the inode of the client's socket", ret == 0 && fstat(client, &st) == 0 && inode == st.st_ino,
+	      "inode %llu, the client socket's %llu", (unsigned long long)inode, (unsigned long long)st.st_ino);
+	ret = fastrmi_tcp_peer(loopback, 4, server_port, loopback, 4, client_port, &uid, &inode, err, sizeof(err));
 	CHECK("the client learns the server's uid from the kernel", ret == 0 && uid == fastrmi_process_uid(),
 	      "returned %d, uid %u: %s", ret, uid, err);
 	/* The listener's port with a wrong peer port: the kernel could answer with the listener. */
-	ret = fastrmi_tcp_peer_uid(loopback, 4, server_port, loopback, 4, (uint16_t)(client_port + 1), &uid, err,
+	ret = fastrmi_tcp_peer(loopback, 4, server_port, loopback, 4, (uint16_t)(client_port + 1), &uid, &inode, err,
 				   sizeof(err));
 	CHECK("no such connection is NOT_FOUND, never a listener's uid", ret == FASTRMI_ERR_NOT_FOUND && err[0] != '\0',
 	      "returned %d: %s", ret, err);
-	ret = fastrmi_tcp_peer_uid(loopback, 4, 1, loopback, 16, 2, &uid, err, sizeof(err));
+	ret = fastrmi_tcp_peer(loopback, 4, 1, loopback, 16, 2, &uid, &inode, err, sizeof(err));
 	CHECK("addresses of two lengths are refused", ret == FASTRMI_ERR_INVALID, "returned %d", ret);
 	close(accepted);
 	close(client);
@@ -119,7 +123,7 @@ static void test_peer_uid(void)
 		CHECK("an other-user client connects", 0, "fork or child failed");
 	} else {
 		accepted = accept(listener, NULL, NULL);
-		ret = fastrmi_tcp_peer_uid(loopback, 4, client_port, loopback, 4, server_port, &uid, err, sizeof(err));
+		ret = fastrmi_tcp_peer(loopback, 4, client_port, loopback, 4, server_port, &uid, &inode, err, sizeof(err));
 		CHECK("a client of another user is seen as that user", ret == 0 && uid == OTHER_UID,
 		      "returned %d, uid %u: %s", ret, uid, err);
 		close(accepted);

@@ -213,8 +213,8 @@ public final class NativeTransports {
             if (!peer.reachableOver(transport)) {
                 throw new HandshakeException("the peer is not on this host (or not in its network namespace)");
             }
-            checkSameUser(connection);
-            checkNamesItself(transport, NativeAddresses.namedProcess(checked), connection);
+            NativeLibrary.PeerSocket peerSocket = sameUserPeer(connection);
+            checkNamesItself(transport, NativeAddresses.namedProcess(checked), peerSocket);
         }
         InetSocketAddress fabric = expected == 'O' ? NativeAddresses.ofiSocketAddress(checked) : null;
         if (fabric != null && !FastRmiSockets.config().policyFor(null, fabric.getAddress()).optimize()) {
@@ -224,19 +224,20 @@ public final class NativeTransports {
         return checked;
     }
 
-    /** The peer's end of the connection is a process of this user on this host, as the kernel says. */
-    private static void checkSameUser(ControlConnection connection) throws HandshakeException {
+    /** The peer's end of the connection, a socket of a process of this user on this host, as the kernel says. */
+    private static NativeLibrary.PeerSocket sameUserPeer(ControlConnection connection) throws HandshakeException {
         try {
             NativeLibrary library = library();
-            long uid = library.tcpPeerUid(connection.remote(), connection.local());
-            if (uid < 0) {
+            NativeLibrary.PeerSocket peer = library.tcpPeer(connection.remote(), connection.local());
+            if (peer == null) {
                 throw new HandshakeException("the peer's end of the connection is not on this host");
             }
             int own = library.processUid();
-            if (uid != Integer.toUnsignedLong(own)) {
-                throw new HandshakeException("the peer is a process of uid " + uid + ", not of this user (uid "
+            if (peer.uid() != Integer.toUnsignedLong(own)) {
+                throw new HandshakeException("the peer is a process of uid " + peer.uid() + ", not of this user (uid "
                         + Integer.toUnsignedLong(own) + "): no shared memory with it");
             }
+            return peer;
         } catch (HandshakeException e) {
             throw e;
         } catch (IOException e) {
@@ -245,13 +246,13 @@ public final class NativeTransports {
     }
 
     /**
-     * The process a shared-memory address names (its doorbell, regions, worker file) is the one at the
-     * peer's end of {@code connection}, as the kernel says: a peer offers only its own shared memory,
-     * never another process's of this user.
+     * The process a shared-memory address names (its doorbell, regions, worker file) holds the peer's
+     * end of the connection, as the kernel says: a peer offers only its own shared memory, never
+     * another process's of this user.
      */
-    private static void checkNamesItself(String transport, long pid, ControlConnection connection)
+    private static void checkNamesItself(String transport, long pid, NativeLibrary.PeerSocket peerSocket)
             throws HandshakeException {
-        if (!SocketOwners.holdsConnection(pid, connection.remote(), connection.local())) {
+        if (!SocketOwners.holdsSocket(pid, peerSocket.inode())) {
             throw new HandshakeException("the peer's " + transport + " address names process " + pid
                     + ", which does not hold the peer's end of the connection");
         }

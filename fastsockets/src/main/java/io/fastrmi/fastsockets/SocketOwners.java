@@ -1,21 +1,18 @@
 package io.fastrmi.fastsockets;
 
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Which process holds a TCP socket, asked of the kernel: the socket's inode from this network
- * namespace's tables ({@code /proc/self/net/tcp}, {@code tcp6}), against the process's open files
- * ({@code /proc/PID/fd}). What a peer or a file says of a process is only its word: a listener entry
+ * Which process holds a TCP socket, asked of the kernel: the socket's inode (from this network
+ * namespace's tables, {@code /proc/self/net/tcp} and {@code tcp6}, or from sock_diag), against the
+ * process's open files ({@code /proc/PID/fd}). What a peer or a file says of a process is only its word: a listener entry
  * naming a JVM, a native address naming the pid whose shared memory it offers.
  */
 final class SocketOwners {
@@ -31,56 +28,9 @@ final class SocketOwners {
         return holdsAnyOf(pid, listeningInodes(port));
     }
 
-    /**
-     * Whether process {@code pid} holds the end of a TCP connection of this host that is at
-     * {@code end} and connected to {@code otherEnd}: the peer's end of a connection we hold the other
-     * end of (false when unreadable).
-     */
-    static boolean holdsConnection(long pid, InetSocketAddress end, InetSocketAddress otherEnd) {
-        Set<String> inodes = new HashSet<>();
-        for (String table : TABLES) {
-            boolean v6 = table.endsWith("6");
-            String local = encoded(end, v6);
-            String remote = encoded(otherEnd, v6);
-            if (local == null || remote == null) {
-                continue;
-            }
-            for (String line : rows(table)) {
-                String[] fields = line.trim().split("\\s+");
-                if (fields.length >= 10 && fields[1].equalsIgnoreCase(local) && fields[2].equalsIgnoreCase(remote)
-                        && !fields[3].equals(LISTEN)) {
-                    inodes.add(fields[9]);
-                }
-            }
-        }
-        return holdsAnyOf(pid, inodes);
-    }
-
-    /**
-     * An address as the kernel's table prints it: the IP's 32-bit words in native (little-endian)
-     * order, hex, then ':' and the port in hex. An IPv4 address appears in tcp6 as ::ffff:a.b.c.d (a
-     * dual-stack socket's); an IPv6 one has no tcp form (null).
-     */
-    static String encoded(InetSocketAddress address, boolean v6) {
-        byte[] ip = address.getAddress().getAddress();
-        if (address.getAddress() instanceof Inet4Address) {
-            if (v6) {
-                byte[] mapped = new byte[16];
-                mapped[10] = (byte) 0xff;
-                mapped[11] = (byte) 0xff;
-                System.arraycopy(ip, 0, mapped, 12, 4);
-                ip = mapped;
-            }
-        } else if (!v6) {
-            return null;
-        }
-        byte[] words = new byte[ip.length];
-        for (int i = 0; i < ip.length; i += 4) {
-            for (int j = 0; j < 4; j++) {
-                words[i + j] = ip[i + 3 - j];
-            }
-        }
-        return HexFormat.of().withUpperCase().formatHex(words) + ":" + String.format("%04X", address.getPort());
+    /** Whether process {@code pid} holds the socket of inode {@code inode} (false when unreadable). */
+    static boolean holdsSocket(long pid, long inode) {
+        return holdsAnyOf(pid, Set.of(Long.toString(inode)));
     }
 
     /** The inodes of the sockets of this network namespace that listen on TCP {@code port}. */

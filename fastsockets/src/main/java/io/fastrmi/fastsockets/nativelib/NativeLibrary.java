@@ -33,8 +33,12 @@ public interface NativeLibrary {
     int processUid();
 
     /**
-     * The uid that owns the peer's end of the established TCP connection from {@code peer} to
-     * {@code own} on this host, as the kernel keeps it; -1 when the peer's end is not on this host.
+     * The peer's end of the established TCP connection from {@code peer} to {@code own} on this
+     * host, as the kernel keeps it; null when the peer's end is not on this host.
      */
-    long tcpPeerUid(java.net.InetSocketAddress peer, java.net.InetSocketAddress own) throws java.io.IOException;
+    PeerSocket tcpPeer(java.net.InetSocketAddress peer, java.net.InetSocketAddress own) throws java.io.IOException;
+
+    /** A socket of this host: the uid that owns it, and its inode (which process holds it: /proc/PID/fd). */
+    record PeerSocket(long uid, long inode) {
+    }
 }

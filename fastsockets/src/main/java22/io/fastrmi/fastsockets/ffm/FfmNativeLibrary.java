@@ -56,29 +56,30 @@ public final class FfmNativeLibrary implements NativeLibrary {
     }
 
     @Override
-    public long tcpPeerUid(java.net.InetSocketAddress peer, java.net.InetSocketAddress own) throws IOException {
+    public PeerSocket tcpPeer(java.net.InetSocketAddress peer, java.net.InetSocketAddress own) throws IOException {
         byte[] peerIp = peer.getAddress().getAddress();
         byte[] ownIp = own.getAddress().getAddress();
         if (peerIp.length != ownIp.length) {
-            return -1; // one IPv4, one IPv6: no connection of this host looks so
+            return null; // one IPv4, one IPv6: no connection of this host looks so
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment uid = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment inode = arena.allocate(ValueLayout.JAVA_LONG);
             MemorySegment err = arena.allocate(FfmTransport.ERROR_BUFFER);
-            int rc = (int) calls.tcpPeerUid.invokeExact(arena.allocateFrom(ValueLayout.JAVA_BYTE, peerIp), (long) peerIp.length,
+            int rc = (int) calls.tcpPeer.invokeExact(arena.allocateFrom(ValueLayout.JAVA_BYTE, peerIp), (long) peerIp.length,
                     (short) peer.getPort(), arena.allocateFrom(ValueLayout.JAVA_BYTE, ownIp), (long) ownIp.length,
-                    (short) own.getPort(), uid, err, (long) FfmTransport.ERROR_BUFFER);
+                    (short) own.getPort(), uid, inode, err, (long) FfmTransport.ERROR_BUFFER);
             if (rc == NativeCalls.ERR_NOT_FOUND) {
-                return -1;
+                return null;
             }
             if (rc != 0) {
                 throw new IOException("cannot learn who owns " + peer + ": " + err.getString(0));
             }
-            return Integer.toUnsignedLong(uid.get(ValueLayout.JAVA_INT, 0));
+            return new PeerSocket(Integer.toUnsignedLong(uid.get(ValueLayout.JAVA_INT, 0)), inode.get(ValueLayout.JAVA_LONG, 0));
         } catch (IOException e) {
             throw e;
         } catch (Throwable t) {
-            throw new IOException("fastrmi_tcp_peer_uid: " + t, t);
+            throw new IOException("fastrmi_tcp_peer: " + t, t);
         }
     }
 

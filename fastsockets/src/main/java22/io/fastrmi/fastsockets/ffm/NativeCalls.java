@@ -39,7 +39,7 @@ final class NativeCalls {
     final MethodHandle streamClose;
     final MethodHandle expectPeer;
     final MethodHandle processUid;
-    final MethodHandle tcpPeerUid;
+    final MethodHandle tcpPeer;
 
     NativeCalls(Linker linker, SymbolLookup library) {
         Linker.Option critical = Linker.Option.critical(true);
@@ -63,8 +63,8 @@ final class NativeCalls {
         expectPeer = linker.downcallHandle(find(library, "fastrmi_ctx_expect_peer"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
         processUid = linker.downcallHandle(find(library, "fastrmi_process_uid"), FunctionDescriptor.of(JAVA_INT));
-        tcpPeerUid = linker.downcallHandle(find(library, "fastrmi_tcp_peer_uid"), FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, ADDRESS, JAVA_LONG));
+        tcpPeer = linker.downcallHandle(find(library, "fastrmi_tcp_peer"), FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
     }
 
     static MemorySegment find(SymbolLookup library, String name) {
