@@ -33,6 +33,8 @@ class AddressFuzzIT {
     private static final int COUNT = Integer.getInteger("fastrmi.fuzz.count", 5_000);
     private static final long SEED = Long.getLong("fastrmi.fuzz.seed", System.nanoTime());
     private static final String TRANSPORTS = "ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, ucx:tcp, tcp";
+    /** How long a fuzz may run: about 100 answers a second here, more offers. */
+    private static final Duration LIMIT = Duration.ofSeconds(120 + COUNT / 20);
 
     @Test
     void fuzzedOfferAddressesEndCleanlyAndTheServerSurvives() throws Exception {
@@ -40,15 +42,13 @@ class AddressFuzzIT {
         Path config = config(dir);
         Path agent = ItSupport.agentJar();
         Jdk jdk = Jdk.of(25);
-        try (ManagedJvm server = JvmLauncher.on(jdk).name("server").agent(agent, "config=" + config)
-                .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class).main(SampleServer.class)
-                .start()) {
+        try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config, LIMIT)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
             try (ManagedJvm fuzzer = JvmLauncher.on(jdk).name("fuzzer").classpathOf(AddressFuzzMain.class)
-                    .classpathOf(NativeAddressBytes.class).classpathOf(Handshake.class).classpathOf(JvmFingerprint.class).main(AddressFuzzMain.class)
+                    .classpathOf(NativeAddressBytes.class).classpathOf(Handshake.class).classpathOf(JvmFingerprint.class).main(AddressFuzzMain.class).timeLimit(LIMIT)
                     .args("offers", "127.0.0.1", port, String.valueOf(COUNT), String.valueOf(SEED)).start()) {
                 Matcher summary = fuzzer.awaitLine(Pattern.compile("^OFFERS (\\d+) accepted=(\\d+) closed=(\\d+) hung=(\\d+) refused=(\\d+)$"),
-                        Duration.ofSeconds(60 + COUNT / 20));
+                        LIMIT);
                 System.out.println("seed " + SEED + ": " + summary.group(0));
                 assertEquals("0", summary.group(4), "offers that got no end within 10 s: " + summary.group(0));
                 // Mutated addresses are mostly wrong: most are refused, which shows they were looked at
@@ -69,10 +69,10 @@ class AddressFuzzIT {
         Path dir = ItSupport.directory("fuzz-answers");
         try (ManagedJvm client = JvmLauncher.on(Jdk.of(25)).name("client").agent(ItSupport.agentJar(), "config=" + config(dir))
                 .jvmArgs("--enable-native-access=ALL-UNNAMED", "-Dsun.rmi.transport.tcp.handshakeTimeout=2000")
-                .classpathOf(AddressFuzzMain.class).classpathOf(NativeAddressBytes.class).main(AddressFuzzMain.class)
+                .classpathOf(AddressFuzzMain.class).classpathOf(NativeAddressBytes.class).main(AddressFuzzMain.class).timeLimit(LIMIT)
                 .args("answers", String.valueOf(COUNT), String.valueOf(SEED)).start()) {
             Matcher summary = client.awaitLine(Pattern.compile("^ANSWERS (\\d+) other=(\\d+) remote-exceptions=(\\d+)$"),
-                    Duration.ofSeconds(60 + COUNT / 20));
+                    LIMIT);
             System.out.println("seed " + SEED + ": " + summary.group(0));
             assertEquals("0", summary.group(2), () -> String.join("\n", client.output()));
             assertEquals(String.valueOf(COUNT), summary.group(3));

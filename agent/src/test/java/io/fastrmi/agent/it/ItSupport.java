@@ -1,8 +1,13 @@
 package io.fastrmi.agent.it;
 
+import io.fastrmi.sample.SampleServer;
+import io.fastrmi.testkit.Jdk;
+import io.fastrmi.testkit.JvmLauncher;
+import io.fastrmi.testkit.ManagedJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
@@ -43,6 +48,18 @@ final class ItSupport {
         Path config = dir.resolve("fastrmi.conf");
         Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
         return config;
+    }
+
+    /** The sample server on {@code jdk} under the agent with {@code config}, started (not yet READY). */
+    static ManagedJvm agentSampleServer(Jdk jdk, Path config) {
+        return agentSampleServer(jdk, config, Duration.ofMinutes(5));
+    }
+
+    /** The same, killed after {@code limit} rather than the usual 5 minutes. */
+    static ManagedJvm agentSampleServer(Jdk jdk, Path config, Duration limit) {
+        return JvmLauncher.on(jdk).name("server").agent(agentJar(), "config=" + config)
+                .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class).main(SampleServer.class)
+                .timeLimit(limit).start();
     }
 
     static List<RecordedEvent> events(Path recording, String eventName) throws IOException {

@@ -31,9 +31,7 @@ class PeerDeathIT {
         Path config = ItSupport.transportConfig(dir, transport);
         Path agent = ItSupport.agentJar();
         Jdk jdk = Jdk.of(25);
-        try (ManagedJvm server = JvmLauncher.on(jdk).name("server").agent(agent, "config=" + config)
-                .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class).main(SampleServer.class)
-                .start()) {
+        try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
             try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(agent, "config=" + config)
                     .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
