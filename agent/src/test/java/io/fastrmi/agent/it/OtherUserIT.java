@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,28 +28,27 @@ class OtherUserIT {
 
     private static final String NOBODY = "65534";
 
+    /** In the JVM's temporary directory (/tmp), removed after each test. */
+    @TempDir
+    Path scratch;
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ucx:shm", "ofi:shm"})
     void aProcessOfAnotherUserNeverGetsSharedMemory(String transport) throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root to start a JVM as another user");
-        Path dir = ItSupport.directory("other-user-" + transport);
+        // Outside the checkout, which may sit where nobody cannot reach (a 0700 clone, root's home):
+        // the agent, the config and the sample's classes are copied where nobody can read them.
+        Path dir = scratch;
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         for (Path open : List.of(dir, tmp)) {
             Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
         }
         Path config = ItSupport.transportConfig(dir, transport);
-        Path agent = ItSupport.agentJar();
+        Path agent = Files.copy(ItSupport.agentJar(), dir.resolve("fastrmi-agent.jar"));
         UnaryOperator<JvmLauncher> server = jvm -> jvm.agent(agent, "config=" + config)
                 .jvmArgs("--enable-native-access=ALL-UNNAMED");
-        // The sample's classes as nobody can read them (the build's copy may sit in root's home).
-        Path classes = dir.resolve("sample.jar");
         Path source = Path.of(SampleClient.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        if (Files.isDirectory(source)) {
-            classes = source;
-        } else {
-            Files.copy(source, classes);
-        }
-        Path readable = classes;
+        Path readable = Files.isDirectory(source) ? source : Files.copy(source, dir.resolve("sample.jar"));
         UnaryOperator<JvmLauncher> nobody = jvm -> server.apply(jvm).classpath(readable)
                 .wrapper("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups")
                 .env("TMPDIR", tmp.toString()).env("USER", "nobody").env("HOME", tmp.toString());
