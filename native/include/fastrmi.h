@@ -87,8 +87,8 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen);
  * Threads: any number of threads may use one context at once, each on its own stream
  * direction: a thread blocked receiving on stream A never holds up a thread sending on
  * stream B. Two threads must not send on one stream at once, nor receive on one stream
- * at once. A waiting thread spins for the context's spin time, then blocks in the
- * kernel; an idle context costs no CPU (the library starts no threads), but for a UCX
+ * at once. A waiting thread spins at most for the context's spin time, then blocks in the
+ * kernel (fastrmi_ctx_set_wait says how long it spins); an idle context costs no CPU (the library starts no threads), but for a UCX
  * context that listens (socket-address mode): its blocked waiter looks for connection
  * requests every 50 ms, which UCX does not signal on the worker's fd (about 3 ms of CPU a
  * second).
@@ -151,6 +151,20 @@ typedef struct fastrmi_stream fastrmi_stream;
  */
 FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint32_t spin_usec,
 				 fastrmi_ctx **ctx, char *err, size_t errlen);
+
+/* How a waiting thread waits, within the context's spin time (fastrmi_ctx_set_wait). */
+enum fastrmi_wait_mode {
+	/* The default. Spins about twice as long as the stream's recent replies took, and
+	 * not at all while replies outlast the spin (an idle peer, a callback), while the
+	 * machine has more runnable threads than usable CPUs, or once it woke another waiting
+	 * thread of the context (the one it probably waits for). */
+	FASTRMI_WAIT_ADAPTIVE = 0,
+	FASTRMI_WAIT_SPIN = 1,  /* always spins the whole spin time, then blocks */
+	FASTRMI_WAIT_BLOCK = 2, /* never spins */
+};
+
+/* Sets how the context's waiting threads wait: 0, or FASTRMI_ERR_INVALID for a bad mode. */
+FASTRMI_API int fastrmi_ctx_set_wait(fastrmi_ctx *ctx, int mode, char *err, size_t errlen);
 
 /*
  * Copies the context's address (opaque bytes, at most FASTRMI_ADDRESS_MAX) into buf.

@@ -159,7 +159,9 @@ struct fastrmi_ctx {
 	const struct fr_backend *be;
 	pthread_mutex_t lock;
 	pthread_condattr_t condattr; /* CLOCK_MONOTONIC, for the streams' conditions */
-	uint64_t spin_nsec;
+	uint64_t spin_nsec;         /* the config's spin: the longest a waiter spins */
+	int wait_mode;             /* enum fastrmi_wait_mode */
+	unsigned long wakes;       /* sleeping waiters woken so far (fr_wait_loop stops spinning) */
 	int poller;                /* a thread is in be->block */
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond */

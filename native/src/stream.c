@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "wait.h"
 
 /* Credit goes back to the sender once this much has been consumed. */
 #define FR_CREDIT_BATCH (FASTRMI_STREAM_WINDOW / 4)
@@ -78,7 +79,9 @@ struct fastrmi_stream {
 	int write_shut;
 	int fin_pending;
 
-	/* waiting: threads of this stream asleep on cond, see fr_block */
+	/* waiting: how long to spin (wait.h), and threads of this stream asleep on cond (fr_block) */
+	struct fr_wait_budget rx_wait; /* for data */
+	struct fr_wait_budget tx_wait; /* for credit or a send buffer */
 	pthread_cond_t cond;
 	unsigned sleepers;
 	int wants_tx;           /* its waiter needs a free send buffer */
@@ -157,10 +160,14 @@ static void fr_wake_stream(struct fastrmi_stream *s)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 
-	if (s->sleepers > 0)
+	if (s->sleepers > 0) {
 		pthread_cond_broadcast(&s->cond);
-	if (ctx->poller && ctx->poller_stream == s)
+		ctx->wakes++;
+	}
+	if (ctx->poller && ctx->poller_stream == s) {
 		ctx->be->kick(ctx);
+		ctx->wakes++;
+	}
 }
 
 static void fr_wake_tx_waiters(struct fastrmi_ctx *ctx)
@@ -653,6 +660,7 @@ static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
 	}
 }
 
+static int fr_recv_ready(const struct fastrmi_stream *s);
 static int fr_send_ready(const struct fastrmi_stream *s);
 static int fr_tx_ready(const struct fastrmi_stream *s);
 
@@ -674,21 +682,31 @@ static void fr_relax(void)
 	}
 }
 
-/* Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err). */
+/*
+ * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
+ * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
+ * the context woke another waiting thread meanwhile: in a nested call (a callback) that thread
+ * is the one we wait for, and it needs the core we would spin on.
+ */
 static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
 			char *err, size_t errlen)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
-	uint64_t start = fr_now_nsec();
-	uint64_t now;
+	struct fr_wait_budget *budget = ready == fr_recv_ready ? &s->rx_wait : &s->tx_wait;
+	uint64_t start = 0, spin = 0, now;
+	unsigned long wakes = 0;
+	int waiting = 0, blocked = 0;
 	int ret;
 
 	for (;;) {
 		ret = fr_progress(ctx, err, errlen);
 		if (s->aborted)
 			return fr_stream_error(s, err, errlen);
-		if (ready(s))
+		if (ready(s)) {
+			if (waiting && ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE)
+				fr_wait_learn(budget, ctx->spin_nsec, fr_now_nsec() - start, !blocked);
 			return 0;
+		}
 		if (ret < 0)
 			return ret;
 		ret = fr_stream_error(s, err, errlen);
@@ -699,13 +717,23 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			fr_seterr(err, errlen, "stream %llu: timed out", (unsigned long long)s->local_id);
 			return FASTRMI_ERR_TIMEOUT;
 		}
-		if (now - start < ctx->spin_nsec) {
+		if (!waiting) {
+			/* A wait starts: a call that found its data at once was none. */
+			waiting = 1;
+			start = now;
+			wakes = ctx->wakes;
+			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
+						ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE && ctx->spin_nsec > 0 &&
+						fr_wait_machine_crowded(now));
+		}
+		if (!blocked && now - start < spin && ctx->wakes == wakes) {
 			/* Spin, but let other threads of this context at the lock. */
 			pthread_mutex_unlock(&ctx->lock);
 			fr_relax();
 			pthread_mutex_lock(&ctx->lock);
 			continue;
 		}
+		blocked = 1;
 		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
 		fr_block(s, deadline);
 	}
@@ -810,6 +838,19 @@ FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint
 		return ret;
 	}
 	*ctxp = ctx;
+	return 0;
+}
+
+FASTRMI_API int fastrmi_ctx_set_wait(fastrmi_ctx *ctx, int mode, char *err, size_t errlen)
+{
+	fr_clearerr(err, errlen);
+	if (ctx == NULL || (mode != FASTRMI_WAIT_ADAPTIVE && mode != FASTRMI_WAIT_SPIN && mode != FASTRMI_WAIT_BLOCK)) {
+		fr_seterr(err, errlen, "fastrmi_ctx_set_wait: %s", ctx == NULL ? "context is NULL" : "unknown mode");
+		return FASTRMI_ERR_INVALID;
+	}
+	pthread_mutex_lock(&ctx->lock);
+	ctx->wait_mode = mode;
+	pthread_mutex_unlock(&ctx->lock);
 	return 0;
 }
 

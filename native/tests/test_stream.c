@@ -39,6 +39,7 @@ struct config {
 	const char *backend;
 	const char *provider;
 	const char *ucx_tls; /* UCX_TLS for this config, NULL: leave the environment alone */
+	int wait_mode;       /* enum fastrmi_wait_mode */
 };
 
 /* One side of a test: its context, the peer's address and the socketpair end. */
@@ -179,6 +180,11 @@ static int side_open(struct side *s, char *why, size_t whylen)
 	ret = fastrmi_ctx_open(s->cfg->backend, s->cfg->provider, SPIN_USEC, &s->ctx, err, sizeof(err));
 	if (ret != 0) {
 		snprintf(why, whylen, "fastrmi_ctx_open = %d: %s", ret, err);
+		return -1;
+	}
+	ret = fastrmi_ctx_set_wait(s->ctx, s->cfg->wait_mode, err, sizeof(err));
+	if (ret != 0) {
+		snprintf(why, whylen, "fastrmi_ctx_set_wait = %d: %s", ret, err);
 		return -1;
 	}
 	ret = fastrmi_ctx_address(s->ctx, addr, &len);
@@ -968,6 +974,10 @@ static void test_errors(void)
 	size_t len;
 	int ret;
 
+	ret = fastrmi_ctx_set_wait(NULL, FASTRMI_WAIT_BLOCK, err, sizeof(err));
+	CHECK("fastrmi_ctx_set_wait refuses a NULL context with a message",
+	      ret == FASTRMI_ERR_INVALID && strstr(err, "NULL") != NULL, "returned %d, err \"%s\"", ret, err);
+
 	ret = fastrmi_ctx_open("nosuch", NULL, 0, &ctx, err, sizeof(err));
 	CHECK("unknown backend is refused with a message", ret == FASTRMI_ERR_INVALID && err[0] != '\0',
 	      "returned %d, err \"%s\"", ret, err);
@@ -987,6 +997,9 @@ static void test_errors(void)
 	CHECK("ctx_address with a short buffer says how long the address is",
 	      ret == FASTRMI_ERR_INVALID && len > sizeof(small) && len <= FASTRMI_ADDRESS_MAX,
 	      "returned %d, len %zu", ret, len);
+	ret = fastrmi_ctx_set_wait(ctx, 3, err, sizeof(err));
+	CHECK("fastrmi_ctx_set_wait refuses an unknown mode with a message",
+	      ret == FASTRMI_ERR_INVALID && strstr(err, "unknown mode") != NULL, "returned %d, err \"%s\"", ret, err);
 	ret = fastrmi_stream_open(ctx, "garbage", 7, 1, 2, &(fastrmi_stream *){ NULL }, err, sizeof(err));
 	CHECK("stream_open refuses a malformed address", ret == FASTRMI_ERR_INVALID && err[0] != '\0',
 	      "returned %d, err \"%s\"", ret, err);
@@ -1027,11 +1040,14 @@ static void report_cma(void)
 int main(void)
 {
 	static const struct config configs[] = {
-		{ "ofi shm", "ofi", "shm", NULL },
-		{ "ofi tcp;ofi_rxm", "ofi", "tcp;ofi_rxm", NULL },
-		{ "ucx shm", "ucx", "shm", NULL },
-		{ "ucx tcp", "ucx", "tcp", NULL },
-		{ "ucx shm (UCX_TLS=posix,sysv,cma,self)", "ucx", "shm", "posix,sysv,cma,self" },
+		{ "ofi shm", "ofi", "shm", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ofi tcp;ofi_rxm", "ofi", "tcp;ofi_rxm", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ucx shm", "ucx", "shm", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ucx tcp", "ucx", "tcp", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ucx shm (UCX_TLS=posix,sysv,cma,self)", "ucx", "shm", "posix,sysv,cma,self", FASTRMI_WAIT_ADAPTIVE },
+		/* The other ways of waiting, on the two same-host transports. */
+		{ "ofi shm, wait = spin", "ofi", "shm", NULL, FASTRMI_WAIT_SPIN },
+		{ "ucx shm, wait = block", "ucx", "shm", NULL, FASTRMI_WAIT_BLOCK },
 	};
 	const char *only = getenv("FASTRMI_TEST_ONLY"); /* e.g. "ofi shm", for debugging */
 

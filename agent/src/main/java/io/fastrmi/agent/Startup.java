@@ -33,7 +33,8 @@ final class Startup {
         FastRmiConfig config = ConfigLoading.load(source, System.getProperties(), System.getenv());
         FastRmiSockets.install(config);
         // The library is only looked for when a native transport is first offered.
-        NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin());
+        NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
+                config.waitMode());
         Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
         RmiInstrumentation.install(inst, helpers);
         if (config.scope() == FastRmiConfig.Scope.JVM) {

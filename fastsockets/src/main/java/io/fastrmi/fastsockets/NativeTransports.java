@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeAddresses;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
@@ -36,18 +37,20 @@ public final class NativeTransports {
     private static final Map<String, String> UNAVAILABLE = new ConcurrentHashMap<>();
     private static final AtomicBoolean WARMED = new AtomicBoolean();
     private static volatile int spinMicros = 20;
+    private static volatile WaitMode waitMode = WaitMode.ADAPTIVE;
 
     private NativeTransports() {
     }
 
     /**
      * Called by the agent: how to find the library, the class loader that sees the FFM binding, and
-     * how long a waiting thread spins before it blocks (the config's {@code spin}).
+     * how a waiting thread waits: at most {@code spin} spinning, as {@code wait} says (the config's keys).
      */
-    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, Duration spin) {
+    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, Duration spin, WaitMode wait) {
         locator = libraryLocator;
         bindingLoader = loader;
         spinMicros = (int) Math.min(Integer.MAX_VALUE, spin.toNanos() / 1000);
+        waitMode = wait;
     }
 
     static boolean isNative(String name) {
@@ -66,7 +69,7 @@ public final class NativeTransports {
                 return open;
             }
             try {
-                NativeTransport transport = library().openTransport(backend(name), provider(name), spinMicros);
+                NativeTransport transport = library().openTransport(backend(name), provider(name), spinMicros, waitMode);
                 OPEN.put(name, transport);
                 return transport;
             } catch (IOException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.fastrmi.netpipe;
 
+import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
@@ -161,7 +162,7 @@ public final class PingPong {
                 String backend = colon < 0 ? transport : transport.substring(0, colon);
                 String provider = colon < 0 ? null : transport.substring(colon + 1);
                 try (NativeTransport nativeTransport = library.openTransport(backend, provider,
-                        Integer.getInteger("fastrmi.spin-micros", SPIN_MICROS))) {
+                        Integer.getInteger("fastrmi.spin-micros", SPIN_MICROS), WaitMode.ADAPTIVE)) {
                     NativeStream stream = nativeTransport.openOver(control, serve ? 2 : 1);
                     pingPong(serve, size, iterations, (b, off, len) -> stream.read(b, off, len, 0), new OutputStream() {
                         @Override

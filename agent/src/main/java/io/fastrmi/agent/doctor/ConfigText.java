@@ -25,6 +25,7 @@ public final class ConfigText {
         lines.add("scope = " + config.scope().name().toLowerCase(Locale.ROOT));
         lines.add("plain-ttl = " + duration(config.plainTtl()));
         lines.add("spin = " + duration(config.spin()));
+        lines.add("wait = " + config.waitMode().configName());
         config.nativeLibrary().ifPresent(path -> lines.add("native-library = " + path));
         lines.add("offer-ports = " + config.offerPorts());
         lines.add("");

@@ -227,7 +227,8 @@ public final class Doctor {
      */
     private void nativeTransports(FastRmiConfig config) {
         NativeLibrary library;
-        NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader(), config.spin());
+        NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader(), config.spin(),
+                config.waitMode());
         try {
             Path file = NativeLibraryFile.locate(config);
             library = NativeLibraries.load(file, Doctor.class.getClassLoader());

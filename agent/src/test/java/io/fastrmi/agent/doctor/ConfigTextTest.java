@@ -3,6 +3,7 @@ package io.fastrmi.agent.doctor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.fastsockets.config.WaitMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ class ConfigTextTest {
         assertEquals(List.of(
                 "scope = rmi",
                 "plain-ttl = 5m",
-                "spin = 20us",
+                "spin = 20us", "wait = adaptive",
                 "offer-ports = 61000-61999",
                 "",
                 "[defaults]",
@@ -52,7 +53,7 @@ class ConfigTextTest {
         assertEquals(List.of(
                 "scope = rmi",
                 "plain-ttl = 1500ms",
-                "spin = 20us",
+                "spin = 20us", "wait = adaptive",
                 "offer-ports = 62000-62099",
                 "",
                 "[defaults]",
@@ -79,7 +80,8 @@ class ConfigTextTest {
     void theTextParsesBackToTheSameConfig() throws Exception {
         FastRmiConfig config = FastRmiConfig.parse("a.conf", List.of("plain-ttl = 2h", "[defaults]", "optimize = on",
                 "optimizations = no-annotations", "[host 192.168.0.0/24 ?ost]", "transports = ucx:rc, tcp"))
-                .withOverrides(Map.of("fastrmi.plain-ttl", "45s", "fastrmi.spin", "150us"), Map.of());
+                .withOverrides(Map.of("fastrmi.plain-ttl", "45s", "fastrmi.spin", "150us",
+                        "fastrmi.wait", "spin"), Map.of());
         List<String> text = new ArrayList<>();
         for (String line : ConfigText.lines(config)) {
             text.add(line.replaceAll("#.*", ""));
@@ -88,6 +90,7 @@ class ConfigTextTest {
         assertEquals(config.scope(), again.scope());
         assertEquals(config.plainTtl(), again.plainTtl());
         assertEquals(Duration.ofNanos(150_000), again.spin());
+        assertEquals(WaitMode.SPIN, again.waitMode());
         assertEquals(config.defaults(), again.defaults());
         assertEquals(config.hosts().size(), again.hosts().size());
         for (int i = 0; i < config.hosts().size(); i++) {

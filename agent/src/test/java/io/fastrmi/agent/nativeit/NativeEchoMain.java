@@ -1,5 +1,6 @@
 package io.fastrmi.agent.nativeit;
 
+import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
@@ -31,7 +32,7 @@ public final class NativeEchoMain {
             throw new IllegalStateException(NativeLibraries.unavailableReason());
         }
         String provider = args[3].equals("-") ? null : args[3];
-        try (NativeTransport transport = library.openTransport(args[2], provider, 50)) {
+        try (NativeTransport transport = library.openTransport(args[2], provider, 50, WaitMode.ADAPTIVE)) {
             if (server) {
                 try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                     System.out.println("READY port=" + listener.getLocalPort());

@@ -21,7 +21,8 @@ import java.util.Set;
  * # comments run to the end of the line
  * scope = rmi                 # global keys come before any section: scope (rmi|jvm), plain-ttl
  * plain-ttl = 300s
- * spin = 20us                 # a thread waiting on a native stream polls this long, then blocks
+ * spin = 20us                 # the longest a thread waiting on a native stream polls before it blocks
+ * wait = adaptive             # adaptive (spin while it pays), spin (always the whole spin) or block
  * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
  * offer-ports = 61000-61999   # scope = jvm: local ports of offers to other hosts
  *
@@ -37,7 +38,8 @@ import java.util.Set;
  *
  * Without a file, {@link #builtIn()}: this machine inside, every other host outside.
  */
-public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Duration spin, Optional<Path> nativeLibrary,
+public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Duration spin, WaitMode waitMode,
+        Optional<Path> nativeLibrary,
         PortRanges offerPorts, HostPolicy defaults, List<HostSection> hosts) {
 
     public enum Scope { RMI, JVM }
@@ -49,7 +51,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         }
     }
 
-    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "native-library", "offer-ports");
+    static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "wait", "native-library",
+            "offer-ports");
     static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports", "jvm-ports");
     /**
      * The local ports a JVM with scope = jvm connects from when it offers to another host: above
@@ -65,7 +68,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     }
 
     public static FastRmiConfig builtIn() {
-        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, DEFAULT_SPIN, Optional.empty(),
+        return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, DEFAULT_SPIN, WaitMode.ADAPTIVE,
+                Optional.empty(),
                 DEFAULT_OFFER_PORTS, HostPolicy.OUTSIDE,
                 List.of(new HostSection(List.of(HostPattern.parse("local")), HostPolicy.INSIDE_LOCAL, 0)));
     }
@@ -162,6 +166,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         parser.scope = scope;
         parser.plainTtl = plainTtl;
         parser.spin = spin;
+        parser.waitMode = waitMode;
         parser.nativeLibrary = nativeLibrary;
         parser.offerPorts = offerPorts;
         // A host key given for this JVM wins over the file for every host: defaults and sections alike.
@@ -198,7 +203,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             HostSection section = hosts.get(i);
             overridden.add(new HostSection(section.patterns(), sectionBuilders.get(i).build(), section.line()));
         }
-        return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.spin, parser.nativeLibrary, parser.offerPorts,
+        return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.spin, parser.waitMode, parser.nativeLibrary,
+                parser.offerPorts,
                 defaultsBuilder.build(), overridden);
     }
 
@@ -226,6 +232,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         Scope scope = Scope.RMI;
         Duration plainTtl = DEFAULT_PLAIN_TTL;
         Duration spin = DEFAULT_SPIN;
+        WaitMode waitMode = WaitMode.ADAPTIVE;
         Optional<Path> nativeLibrary = Optional.empty();
         PortRanges offerPorts = DEFAULT_OFFER_PORTS;
 
@@ -292,7 +299,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             if (patterns != null) {
                 hosts.add(new HostSection(patterns, current.build(), sectionLine));
             }
-            return new FastRmiConfig(source, scope, plainTtl, spin, nativeLibrary, offerPorts, defaults.build(), hosts);
+            return new FastRmiConfig(source, scope, plainTtl, spin, waitMode, nativeLibrary, offerPorts, defaults.build(), hosts);
         }
 
         /** One key; {@code policy} null means outside any section, where only global keys belong. */
@@ -315,6 +322,14 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
                     nativeLibrary = Optional.of(Path.of(value));
                 } else if (key.equals("spin")) {
                     spin = duration(where, number, key, value);
+                } else if (key.equals("wait")) {
+                    waitMode = switch (value) {
+                        case "adaptive" -> WaitMode.ADAPTIVE;
+                        case "spin" -> WaitMode.SPIN;
+                        case "block" -> WaitMode.BLOCK;
+                        default -> throw new ConfigException(where, number,
+                                "wait must be adaptive, spin or block, not '" + value + "'");
+                    };
                 } else if (key.equals("offer-ports")) {
                     offerPorts = ports(where, number, key, value);
                     if (offerPorts.count() == 0) {

@@ -1,5 +1,7 @@
 package io.fastrmi.fastsockets.nativelib;
 
+import io.fastrmi.fastsockets.config.WaitMode;
+
 /**
  * What FastRMI needs of {@code libfastrmi.so}, whatever binds it. The binding is the FFM one
  * (Java 22+, in the multi-release part of the agent jar, loaded through the system class loader
@@ -27,7 +29,8 @@ public interface NativeLibrary {
      * "tcp;ofi_rxm", ...), or "ucx" (provider null: UCX chooses, UCX_* variables apply). A waiting
      * thread polls for {@code spinMicros}, then blocks.
      */
-    NativeTransport openTransport(String backend, String provider, int spinMicros) throws java.io.IOException;
+    NativeTransport openTransport(String backend, String provider, int spinMicros, WaitMode wait)
+            throws java.io.IOException;
 
     /** This process's effective uid. */
     int processUid();

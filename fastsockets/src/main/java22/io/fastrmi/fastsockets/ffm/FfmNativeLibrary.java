@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.ffm;
 
+import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
@@ -42,8 +43,9 @@ public final class FfmNativeLibrary implements NativeLibrary {
     }
 
     @Override
-    public NativeTransport openTransport(String backend, String provider, int spinMicros) throws IOException {
-        return FfmTransport.open(calls, backend, provider, spinMicros);
+    public NativeTransport openTransport(String backend, String provider, int spinMicros, WaitMode wait)
+            throws IOException {
+        return FfmTransport.open(calls, backend, provider, spinMicros, wait);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.ffm;
 
+import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
@@ -26,7 +27,8 @@ final class FfmTransport implements NativeTransport {
         this.address = address;
     }
 
-    static FfmTransport open(NativeCalls calls, String backend, String provider, int spinMicros) throws IOException {
+    static FfmTransport open(NativeCalls calls, String backend, String provider, int spinMicros, WaitMode wait)
+            throws IOException {
         String name = provider == null || provider.isEmpty() ? backend : backend + ":" + provider;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
@@ -38,6 +40,12 @@ final class FfmTransport implements NativeTransport {
                 throw new IOException("cannot open native transport " + name + ": " + err.getString(0));
             }
             MemorySegment context = out.get(ValueLayout.ADDRESS, 0);
+            rc = (int) calls.ctxSetWait.invokeExact(context, wait.nativeCode(), err, (long) ERROR_BUFFER);
+            if (rc != 0) {
+                calls.ctxClose.invokeExact(context);
+                throw new IOException("native transport " + name + ": fastrmi_ctx_set_wait failed (" + rc + "): "
+                        + err.getString(0));
+            }
             MemorySegment buffer = arena.allocate(ADDRESS_MAX);
             MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
             length.set(ValueLayout.JAVA_LONG, 0, ADDRESS_MAX);

@@ -26,6 +26,7 @@ final class NativeCalls {
     static final int ERR_RESET = -9;
 
     final MethodHandle ctxOpen;
+    final MethodHandle ctxSetWait;
     final MethodHandle ctxAddress;
     final MethodHandle ctxClose;
     final MethodHandle streamOpen;
@@ -46,6 +47,8 @@ final class NativeCalls {
         FunctionDescriptor transfer = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
         ctxOpen = linker.downcallHandle(find(library, "fastrmi_ctx_open"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+        ctxSetWait = linker.downcallHandle(find(library, "fastrmi_ctx_set_wait"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
         ctxAddress = linker.downcallHandle(find(library, "fastrmi_ctx_address"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         ctxClose = linker.downcallHandle(find(library, "fastrmi_ctx_close"), FunctionDescriptor.ofVoid(ADDRESS));

@@ -25,6 +25,7 @@ class FastRmiConfigTest {
             "scope = rmi",
             "plain-ttl = 30s   # remember plain endpoints for half a minute",
             "spin = 75us",
+            "wait = block",
             "native-library = /opt/fastrmi/libfastrmi.so",
             "",
             "[defaults]",
@@ -53,9 +54,11 @@ class FastRmiConfigTest {
         assertEquals(FastRmiConfig.Scope.RMI, config.scope());
         assertEquals(Duration.ofSeconds(30), config.plainTtl());
         assertEquals(Duration.ofNanos(75_000), config.spin());
+        assertEquals(WaitMode.BLOCK, config.waitMode());
+        assertEquals(WaitMode.ADAPTIVE, FastRmiConfig.builtIn().waitMode());
         assertEquals(java.util.Optional.of(Path.of("/opt/fastrmi/libfastrmi.so")), config.nativeLibrary());
         assertEquals(2, config.hosts().size());
-        assertEquals(10, config.hosts().get(0).line());
+        assertEquals(11, config.hosts().get(0).line());
 
         HostPolicy inside = config.policyFor("node3.cluster.example", InetAddress.getByName("10.2.0.7"));
         assertTrue(inside.optimize());
@@ -131,7 +134,8 @@ class FastRmiConfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: jvm-ports, native-library, offer-ports, optimizations, optimize, plain-ttl, scope, spin, transports)",
+        "wait = sometimes|c.conf:1: wait must be adaptive, spin or block, not 'sometimes'",
+        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: jvm-ports, native-library, offer-ports, optimizations, optimize, plain-ttl, scope, spin, transports, wait)",
         "[defaults|c.conf:1: section header '[defaults' has no closing ']'",
         "[cluster]|c.conf:1: unknown section '[cluster]' (expected [defaults] or [host PATTERN...])",
         "[host]|c.conf:1: [host] needs at least one host name, address, CIDR block or wildcard",

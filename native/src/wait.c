@@ -1,0 +1,124 @@
+/*
+ * wait.c - the idle strategy of a waiting thread (see wait.h).
+ */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+
+#include <fcntl.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "wait.h"
+
+uint64_t fr_wait_spin_for(struct fr_wait_budget *b, enum fastrmi_wait_mode mode, uint64_t max_nsec, int crowded)
+{
+	if (mode == FASTRMI_WAIT_BLOCK || max_nsec == 0)
+		return 0;
+	if (mode == FASTRMI_WAIT_SPIN)
+		return max_nsec;
+	if (crowded)
+		return 0;
+	if (!b->learnt)
+		return max_nsec;
+	if (b->spin_nsec == 0) {
+		/* Stopped: try again now and then, the peer may have become quick. */
+		if (++b->since_probe < FR_WAIT_PROBE_EVERY)
+			return 0;
+		b->since_probe = 0;
+		return max_nsec;
+	}
+	return b->spin_nsec < max_nsec ? b->spin_nsec : max_nsec;
+}
+
+void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_nsec, int answered_spinning)
+{
+	uint64_t spin;
+
+	if (answered_spinning) {
+		b->typical_nsec = b->typical_nsec == 0 ? waited_nsec : (3 * b->typical_nsec + waited_nsec) / 4;
+		spin = 2 * b->typical_nsec;
+		if (spin < FR_WAIT_MIN_SPIN_NSEC)
+			spin = FR_WAIT_MIN_SPIN_NSEC;
+		b->spin_nsec = spin < max_nsec ? spin : max_nsec;
+		b->misses = 0;
+		b->learnt = 1;
+		return;
+	}
+	if (!b->learnt) {
+		b->learnt = 1;
+		b->spin_nsec = max_nsec;
+	}
+	if (b->spin_nsec == 0) {
+		/* A wait that blocked at once yet ended well within the spin allowance (wake-up
+		 * included): spinning would have paid, so try it on the next wait. */
+		if (waited_nsec < max_nsec / 2)
+			b->since_probe = FR_WAIT_PROBE_EVERY;
+		return;
+	}
+	if (++b->misses >= FR_WAIT_MISSES_TO_STOP) {
+		b->spin_nsec = 0;
+		b->typical_nsec = 0;
+		b->since_probe = 0;
+	}
+}
+
+int fr_wait_crowded_by(const char *loadavg, int cpus)
+{
+	const char *p = loadavg;
+	long running;
+	char *end;
+
+	/* "0.52 0.58 0.59 3/467 12345": runnable/total is the fourth field. */
+	for (int field = 0; field < 3; field++) {
+		while (*p != '\0' && *p != ' ')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	running = strtol(p, &end, 10);
+	if (end == p || *end != '/' || cpus <= 0)
+		return 0;
+	return running > cpus;
+}
+
+static int fr_usable_cpus(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return (int)sysconf(_SC_NPROCESSORS_ONLN);
+	n = CPU_COUNT(&set);
+	return n > 0 ? n : 1;
+}
+
+int fr_wait_machine_crowded(uint64_t now_nsec)
+{
+	static _Atomic uint64_t checked_nsec;
+	static _Atomic int crowded;
+	static _Atomic int cpus;
+	uint64_t last = atomic_load_explicit(&checked_nsec, memory_order_relaxed);
+	char text[128];
+	ssize_t n;
+	int fd;
+
+	if (last != 0 && now_nsec - last < FR_WAIT_CROWD_CHECK_NSEC)
+		return atomic_load_explicit(&crowded, memory_order_relaxed);
+	/* One thread looks; the others keep the last verdict meanwhile. */
+	if (!atomic_compare_exchange_strong(&checked_nsec, &last, now_nsec))
+		return atomic_load_explicit(&crowded, memory_order_relaxed);
+	if (atomic_load_explicit(&cpus, memory_order_relaxed) == 0)
+		atomic_store_explicit(&cpus, fr_usable_cpus(), memory_order_relaxed);
+	fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* no /proc: never called crowded */
+	n = read(fd, text, sizeof(text) - 1);
+	(void)close(fd); /* read-only: nothing to lose */
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	atomic_store_explicit(&crowded, fr_wait_crowded_by(text, atomic_load_explicit(&cpus, memory_order_relaxed)),
+			      memory_order_relaxed);
+	return atomic_load_explicit(&crowded, memory_order_relaxed);
+}

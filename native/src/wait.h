@@ -1,0 +1,65 @@
+/*
+ * wait.h - how long a thread waiting on a stream spins before it blocks (the idle strategy).
+ *
+ * Spinning answers a reply that comes within microseconds without a wake-up through the
+ * kernel, but on a machine with few cores the spinning thread holds the core that the thread
+ * it waits for (the server, a callback's handler, the peer JVM) needs. So a stream spins only
+ * while spinning pays, as Agrona's BackoffIdleStrategy and adaptive mutexes do:
+ *
+ *  - for about twice the replies it has seen lately, never more than the config's spin;
+ *  - not at all after waits that outlasted the spin twice in a row (an idle server, a call
+ *    that calls back), except for one probe every FR_WAIT_PROBE_EVERY waits to learn again;
+ *  - not at all while the machine has more runnable threads than this process may use cores
+ *    (a busy node);
+ *  - and the caller stops a spin early when it wakes another thread of its context (a nested
+ *    call: that thread is probably the one the spinner waits for).
+ *
+ * Pure logic on plain numbers, so that tests reach it without a provider (tests/unit_wait.c).
+ */
+#ifndef FASTRMI_WAIT_H
+#define FASTRMI_WAIT_H
+
+#include <stdint.h>
+
+#include "fastrmi.h" /* enum fastrmi_wait_mode: the config's `wait` */
+
+/* Shortest spin worth starting: a wake-up through the kernel costs about this much. */
+#define FR_WAIT_MIN_SPIN_NSEC 2000u
+/* Waits in a row that outlasted the spin before a stream stops spinning. */
+#define FR_WAIT_MISSES_TO_STOP 2u
+/* A stream that stopped spinning tries once more every this many waits. */
+#define FR_WAIT_PROBE_EVERY 64u
+
+/* Per stream and direction; all zero is a valid start (spins once, then learns). */
+struct fr_wait_budget {
+	uint64_t spin_nsec;   /* the next wait spins this long (0: blocks at once) */
+	uint64_t typical_nsec; /* moving average of waits that spinning answered */
+	uint32_t misses;      /* waits in a row that outlasted their spin */
+	uint32_t since_probe; /* waits since spinning stopped or last probed */
+	uint32_t learnt;      /* spin_nsec holds what we learnt (0: nothing yet) */
+};
+
+/*
+ * How long the next wait of b spins: 0 to block at once. max_nsec is the config's spin;
+ * crowded says whether the machine has more runnable threads than we have cores.
+ */
+uint64_t fr_wait_spin_for(struct fr_wait_budget *b, enum fastrmi_wait_mode mode, uint64_t max_nsec, int crowded);
+
+/*
+ * Learns from one finished wait: it took waited_nsec, of which it spun up to spun_nsec (the
+ * value fr_wait_spin_for gave); answered_spinning says whether it ended while spinning.
+ */
+void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_nsec, int answered_spinning);
+
+/*
+ * Whether the machine is crowded: more runnable threads (the 4th field of /proc/loadavg, which
+ * counts the caller) than CPUs this process may run on. Looked up at most once per
+ * FR_WAIT_CROWD_CHECK_NSEC, process-wide; now_nsec is CLOCK_MONOTONIC.
+ */
+#define FR_WAIT_CROWD_CHECK_NSEC 10000000u
+int fr_wait_machine_crowded(uint64_t now_nsec);
+
+/* The verdict for a /proc/loadavg text and a number of usable CPUs (for the tests). */
+int fr_wait_crowded_by(const char *loadavg, int cpus);
+
+#endif /* FASTRMI_WAIT_H */

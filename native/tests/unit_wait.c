@@ -1,0 +1,120 @@
+/*
+ * unit_wait.c - the idle strategy (src/wait.c) on its own: plain numbers in, spin times out.
+ * A unit test of one internal module, so it is built from that source, not from the library.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "../src/wait.h"
+
+#define US 1000u
+#define MAX (20 * US)
+
+static void test_modes(void)
+{
+	struct fr_wait_budget b;
+
+	memset(&b, 0, sizeof(b));
+	CHECK("block never spins", fr_wait_spin_for(&b, FASTRMI_WAIT_BLOCK, MAX, 0) == 0, "spun");
+	CHECK("spin always spins the whole spin, crowded or not",
+	      fr_wait_spin_for(&b, FASTRMI_WAIT_SPIN, MAX, 1) == MAX, "did not");
+	CHECK("adaptive with spin = 0 never spins", fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, 0, 0) == 0, "spun");
+	CHECK("adaptive starts with the whole spin", fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0) == MAX,
+	      "did not");
+	CHECK("adaptive never spins on a crowded machine", fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 1) == 0,
+	      "spun");
+}
+
+static void test_quick_replies_shrink_the_spin(void)
+{
+	struct fr_wait_budget b;
+	uint64_t spin;
+
+	memset(&b, 0, sizeof(b));
+	for (int i = 0; i < 20; i++) {
+		(void)fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+		fr_wait_learn(&b, MAX, 3 * US, 1);
+	}
+	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("replies of 3 us: the spin becomes about twice that", spin >= 5 * US && spin <= 7 * US,
+	      "spin %llu ns", (unsigned long long)spin);
+	for (int i = 0; i < 20; i++)
+		fr_wait_learn(&b, MAX, 100, 1);
+	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("instant replies: never below the cost of a wake-up", spin == FR_WAIT_MIN_SPIN_NSEC,
+	      "spin %llu ns", (unsigned long long)spin);
+	for (int i = 0; i < 20; i++)
+		fr_wait_learn(&b, MAX, 15 * US, 1);
+	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("replies near the limit: the spin is capped by the config's spin", spin == MAX,
+	      "spin %llu ns", (unsigned long long)spin);
+}
+
+static void test_slow_replies_stop_the_spin(void)
+{
+	struct fr_wait_budget b;
+	int spins = 0, probes_at = -1;
+
+	memset(&b, 0, sizeof(b));
+	(void)fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	fr_wait_learn(&b, MAX, 500 * US, 0);
+	CHECK("one slow reply does not stop the spin", fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0) > 0,
+	      "stopped");
+	fr_wait_learn(&b, MAX, 500 * US, 0);
+	/* Stopped now: count how often it still spins over the next waits. */
+	for (int i = 0; i < (int)FR_WAIT_PROBE_EVERY * 3; i++) {
+		uint64_t spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+
+		if (spin > 0) {
+			spins++;
+			if (probes_at < 0)
+				probes_at = i;
+		}
+		fr_wait_learn(&b, MAX, 500 * US, 0);
+	}
+	CHECK("two slow replies in a row stop the spin, but for one probe every FR_WAIT_PROBE_EVERY waits",
+	      spins == 3 && probes_at == (int)FR_WAIT_PROBE_EVERY - 1, "%d spins, first at wait %d", spins,
+	      probes_at);
+}
+
+static void test_learns_again(void)
+{
+	struct fr_wait_budget b;
+	uint64_t spin;
+
+	memset(&b, 0, sizeof(b));
+	for (int i = 0; i < 2; i++) {
+		(void)fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+		fr_wait_learn(&b, MAX, 1000 * US, 0);
+	}
+	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	/* Blocked at once, yet the reply came within a few microseconds: spinning would have paid. */
+	fr_wait_learn(&b, MAX, 4 * US, 0);
+	CHECK("a blocked wait that ended quickly makes the next wait spin",
+	      spin == 0 && fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0) == MAX,
+	      "spin before %llu", (unsigned long long)spin);
+	fr_wait_learn(&b, MAX, 4 * US, 1);
+	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("and an answered spin resumes spinning", spin == 8 * US, "spin %llu ns", (unsigned long long)spin);
+}
+
+static void test_crowded_by(void)
+{
+	CHECK("3 runnable on 2 CPUs is crowded", fr_wait_crowded_by("0.52 0.58 0.59 3/467 12345\n", 2), "not");
+	CHECK("2 runnable on 2 CPUs is not", !fr_wait_crowded_by("0.52 0.58 0.59 2/467 12345\n", 2), "is");
+	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
+	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
+	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
+	CHECK("this machine's /proc/loadavg can be read", fr_wait_machine_crowded(1) == 0 ||
+	      fr_wait_machine_crowded(1) == 1, "bad verdict");
+}
+
+int main(void)
+{
+	test_modes();
+	test_quick_replies_shrink_the_spin();
+	test_slow_replies_stop_the_spin();
+	test_learns_again();
+	test_crowded_by();
+	return check_summary();
+}
