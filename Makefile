@@ -7,8 +7,10 @@
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
 #   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
-#   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the sample RMI
-#                 application's calls (stock RMI and the agent on each of $(BENCH_TRANSPORTS)), side by side
+#   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the RMI
+#                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
+#                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds), on this host and
+#                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS) (skipped unless root)
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
 #
@@ -29,7 +31,11 @@ AGENT_JAR := agent/target/fastrmi-agent.jar
 NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
 FUZZ_COUNT ?= 500000
-BENCH_TRANSPORTS ?= tcp,ofi:shm,ucx:shm,ofi:tcp;ofi_rxm,ucx:tcp
+BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
+BENCH_NETNS_TRANSPORTS ?= tcp,ucx:tcp,ofi:tcp;ofi_rxm
+BENCH_ROUNDS ?= 3
+BENCH_CALLS ?= 20000
+BENCH_LOAD ?= quiet,loaded
 
 all: build
 
@@ -91,8 +97,10 @@ jdk-rmi-tests: build
 bench: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \
 	  --agent $(AGENT_JAR) --jdk $(BUILD_JDK) --iterations 20000 --trials 3
-	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.Demo --agent $(AGENT_JAR) \
-	  --jdk $(BUILD_JDK) --calls 5000 --rounds 3 --transports '$(BENCH_TRANSPORTS)'
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.Bench --agent $(AGENT_JAR) --jdk $(BUILD_JDK) \
+	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_CALLS) --load $(BENCH_LOAD) --transports '$(BENCH_TRANSPORTS)'
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.Bench --agent $(AGENT_JAR) --jdk $(BUILD_JDK) \
+	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_CALLS) --load $(BENCH_LOAD) --hosts netns --transports '$(BENCH_NETNS_TRANSPORTS)'
 
 clean:
 	$(MAKE) -C native clean

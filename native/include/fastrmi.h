@@ -211,10 +211,11 @@ FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, siz
 				    char *err, size_t errlen);
 
 /*
- * Sends len bytes (any length; 0 returns 0 at once). Blocks until every byte has been
- * handed to the transport, which needs credit from the reader: at most
- * FASTRMI_STREAM_WINDOW bytes are ever unconsumed by the peer. timeout_ms: -1 waits
- * forever, 0 sends only what goes without waiting. Returns len; or, when the timeout
+ * Sends len bytes (any length). Blocks until every byte has been handed to the transport,
+ * which needs credit from the reader: at most FASTRMI_STREAM_WINDOW bytes are ever
+ * unconsumed by the peer; then, unless timeout_ms is 0, until the transport is done with the
+ * stream's messages (a receiver may pull large ones from the sender): with len 0 that is all
+ * it does. timeout_ms: -1 waits forever, 0 sends only what goes without waiting. Returns len; or, when the timeout
  * passed after some bytes went, their count (0 < n < len); else a negative code
  * (FASTRMI_ERR_TIMEOUT when none went).
  */
@@ -229,6 +230,20 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *stream, const void *buf, size_t
  */
 FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *stream, void *buf, size_t cap, int timeout_ms,
 				 char *err, size_t errlen);
+
+/*
+ * Waits, as fastrmi_recv would, until fastrmi_recv can return without waiting: returns the
+ * bytes there (0 at the end of the stream), or a negative code (FASTRMI_ERR_TIMEOUT when
+ * timeout_ms passed first). Copies nothing: a caller whose buffer must not be held during a
+ * wait (a Java array) waits here, then takes the bytes with fastrmi_recv(timeout 0).
+ */
+FASTRMI_API int64_t fastrmi_wait_readable(fastrmi_stream *stream, int timeout_ms, char *err, size_t errlen);
+
+/*
+ * Waits, as fastrmi_send would, until fastrmi_send(timeout 0) can send at least one byte or
+ * must fail (it then says how): returns 0, or a negative code as fastrmi_send.
+ */
+FASTRMI_API int fastrmi_wait_writable(fastrmi_stream *stream, int timeout_ms, char *err, size_t errlen);
 
 /* Bytes fastrmi_recv would return now without waiting (after polling the transport once). */
 FASTRMI_API size_t fastrmi_available(fastrmi_stream *stream);

@@ -1079,6 +1079,48 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 	return (int64_t)n;
 }
 
+FASTRMI_API int64_t fastrmi_wait_readable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
+{
+	int64_t ret;
+
+	fr_clearerr(err, errlen);
+	if (s == NULL) {
+		fr_seterr(err, errlen, "fastrmi_wait_readable: stream is NULL");
+		return FASTRMI_ERR_INVALID;
+	}
+	pthread_mutex_lock(&s->ctx->lock);
+	ret = fr_wait(s, fr_recv_ready, fr_deadline(timeout_ms), err, errlen);
+	if (ret == 0)
+		ret = (int64_t)s->ring_count;
+	pthread_mutex_unlock(&s->ctx->lock);
+	return ret;
+}
+
+FASTRMI_API int fastrmi_wait_writable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
+{
+	int ret;
+
+	fr_clearerr(err, errlen);
+	if (s == NULL) {
+		fr_seterr(err, errlen, "fastrmi_wait_writable: stream is NULL");
+		return FASTRMI_ERR_INVALID;
+	}
+	pthread_mutex_lock(&s->ctx->lock);
+	if (s->write_shut && !s->aborted) {
+		fr_seterr(err, errlen, "stream %llu: writing was shut down", (unsigned long long)s->local_id);
+		ret = FASTRMI_ERR_CLOSED;
+	} else {
+		ret = fr_wait(s, fr_send_ready, fr_deadline(timeout_ms), err, errlen);
+		/* A closed peer: the send decides whether its bytes are dropped or reset (fastrmi_send). */
+		if (ret == FASTRMI_ERR_RESET && s->drop_left > 0) {
+			fr_clearerr(err, errlen);
+			ret = 0;
+		}
+	}
+	pthread_mutex_unlock(&s->ctx->lock);
+	return ret;
+}
+
 FASTRMI_API size_t fastrmi_available(fastrmi_stream *s)
 {
 	size_t n;

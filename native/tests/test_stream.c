@@ -572,6 +572,11 @@ static int eof_parent(struct side *s, char *why, size_t whylen)
 		snprintf(why, whylen, "recv with 50 ms timeout = %" PRId64 " (%s)", n, err);
 		goto out;
 	}
+	n = fastrmi_wait_readable(idle, 50, err, sizeof(err));
+	if (n != FASTRMI_ERR_TIMEOUT) {
+		snprintf(why, whylen, "wait_readable with 50 ms timeout = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
 	/* Abort from another thread wakes a receive blocked forever. */
 	b.st = idle;
 	if (pthread_create(&thread, NULL, blocked_recv_thread, &b) != 0) {
@@ -598,12 +603,28 @@ static int eof_parent(struct side *s, char *why, size_t whylen)
 		snprintf(why, whylen, "send after shutdown_write = %" PRId64 ", expected CLOSED", n);
 		goto out;
 	}
+	n = fastrmi_wait_writable(st, -1, err, sizeof(err));
+	if (n != FASTRMI_ERR_CLOSED) {
+		snprintf(why, whylen, "wait_writable after shutdown_write = %" PRId64 ", expected CLOSED", n);
+		goto out;
+	}
+	/* The peer's answer is waited for without taking it. */
+	n = fastrmi_wait_readable(st, 10000, err, sizeof(err));
+	if (n <= 0 || n > (int64_t)sizeof(reply)) {
+		snprintf(why, whylen, "wait_readable for the answer = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
 	/* The peer answers and closes: its data, then end of stream. */
 	if (recv_exact(st, reply, sizeof(reply), sizeof(reply), why, whylen) != 0)
 		goto out;
 	n = fastrmi_recv(st, buf, 10, 10000, err, sizeof(err));
 	if (n != 0) {
 		snprintf(why, whylen, "recv after the peer closed = %" PRId64 " (%s), expected 0", n, err);
+		goto out;
+	}
+	n = fastrmi_wait_readable(st, 10000, err, sizeof(err));
+	if (n != 0) {
+		snprintf(why, whylen, "wait_readable after the peer closed = %" PRId64 " (%s), expected 0", n, err);
 		goto out;
 	}
 	ret = 0;
@@ -943,7 +964,8 @@ static void run_config(const struct config *cfg)
 	       parent, why, child, 0);
 
 	parent = run_pair(cfg, eof_parent, eof_child, why, sizeof(why), NULL, &child);
-	report(cfg, "recv timeout, abort wakes a blocked recv, half-close and close give end of stream",
+	report(cfg, "recv and wait_readable time out, abort wakes a blocked recv, half-close and close give "
+	       "end of stream",
 	       parent, why, child, 0);
 
 	parent = run_pair(cfg, reset_parent, reset_child, why, sizeof(why), NULL, &child);

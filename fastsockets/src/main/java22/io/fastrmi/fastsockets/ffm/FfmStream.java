@@ -9,22 +9,19 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 
 /**
- * A libfastrmi stream through FFM. The fast path copies straight between the Java array and the
- * library (a critical downcall that never waits); only when it must wait does a call go through a
- * buffer of the stream's own, outside the Java heap, so that the GC is never held up by a waiting
- * thread. Nothing is allocated per call but the array's segment view, which escape analysis removes.
+ * A libfastrmi stream through FFM. Bytes go straight between the Java array and the library, one
+ * copy each way (a critical downcall that never waits); a call that must wait first waits in the
+ * library with no array in hand ({@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}),
+ * so that the GC is never held up by a waiting thread, then copies. Nothing is allocated per call
+ * but the array's segment view, which escape analysis removes, and nothing outside the heap per
+ * stream but its two error buffers.
  */
 final class FfmStream implements NativeStream {
-
-    /** Size of the off-heap buffers used while waiting. */
-    private static final int WAIT_BUFFER = 64 * 1024;
 
     private final NativeCalls calls;
     private final FfmTransport transport;
     private final MemorySegment stream;
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment readBuffer = arena.allocate(WAIT_BUFFER);
-    private final MemorySegment writeBuffer = arena.allocate(WAIT_BUFFER);
     private final MemorySegment readError = arena.allocate(FfmTransport.ERROR_BUFFER);
     private final MemorySegment writeError = arena.allocate(FfmTransport.ERROR_BUFFER);
     private final Object lifecycle = new Object();
@@ -70,12 +67,12 @@ final class FfmStream implements NativeStream {
             long n = (long) calls.recvNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
                     (long) length, 0, readError, (long) FfmTransport.ERROR_BUFFER);
             if (n == NativeCalls.ERR_TIMEOUT) {
-                // Nothing there: wait outside the heap, then copy.
-                int chunk = Math.min(length, WAIT_BUFFER);
-                n = (long) calls.recv.invokeExact(stream, readBuffer, (long) chunk, timeoutMillis == 0 ? -1 : timeoutMillis,
-                        readError, (long) FfmTransport.ERROR_BUFFER);
+                // Nothing there: wait with no array in hand, then copy.
+                n = (long) calls.waitReadable.invokeExact(stream, timeoutMillis == 0 ? -1 : timeoutMillis, readError,
+                        (long) FfmTransport.ERROR_BUFFER);
                 if (n > 0) {
-                    MemorySegment.copy(readBuffer, ValueLayout.JAVA_BYTE, 0, buffer, offset, (int) n);
+                    n = (long) calls.recvNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
+                            (long) length, 0, readError, (long) FfmTransport.ERROR_BUFFER);
                 }
             }
             if (n == 0) {
@@ -109,16 +106,31 @@ final class FfmStream implements NativeStream {
                     throw failure("write", sent, writeError);
                 }
             }
-            // The reader's window is full: the rest waits for credit, from a buffer outside the heap.
+            // The reader's window is full: wait for credit with no array in hand, then send the rest.
             while (sent < length) {
-                int chunk = (int) Math.min(length - sent, WAIT_BUFFER);
-                MemorySegment.copy(buffer, offset + (int) sent, writeBuffer, ValueLayout.JAVA_BYTE, 0, chunk);
-                long n = (long) calls.send.invokeExact(stream, writeBuffer, (long) chunk, -1, writeError,
+                int rc = (int) calls.waitWritable.invokeExact(stream, -1, writeError, (long) FfmTransport.ERROR_BUFFER);
+                if (rc < 0) {
+                    throw failure("write", rc, writeError);
+                }
+                long n = (long) calls.sendNow.invokeExact(stream,
+                        MemorySegment.ofArray(buffer).asSlice(offset + sent, length - sent), length - sent, 0, writeError,
                         (long) FfmTransport.ERROR_BUFFER);
+                if (n == NativeCalls.ERR_TIMEOUT) {
+                    continue;
+                }
                 if (n < 0) {
                     throw failure("write", n, writeError);
                 }
                 sent += n;
+                if (sent == length) {
+                    // A blocking send's last step (fastrmi_send of 0 bytes): let the provider finish our
+                    // messages, which a receiver may pull from us, before this thread goes elsewhere.
+                    n = (long) calls.send.invokeExact(stream, MemorySegment.NULL, 0L, -1, writeError,
+                            (long) FfmTransport.ERROR_BUFFER);
+                    if (n < 0) {
+                        throw failure("write", n, writeError);
+                    }
+                }
             }
         } catch (IOException e) {
             throw e;

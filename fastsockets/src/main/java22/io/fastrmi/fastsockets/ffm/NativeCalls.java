@@ -14,7 +14,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 /**
  * The downcall handles of libfastrmi.so's stream API. The {@code *Now} variants are critical
  * downcalls with heap access: they take a Java array directly (one copy, no pinning API) and must
- * never block, so they are only called with timeout 0; waiting goes through the plain variants.
+ * never block, so they are only called with timeout 0; waiting goes through
+ * {@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}, which copy nothing.
  */
 final class NativeCalls {
 
@@ -34,6 +35,8 @@ final class NativeCalls {
     final MethodHandle sendNow;
     final MethodHandle recv;
     final MethodHandle recvNow;
+    final MethodHandle waitReadable;
+    final MethodHandle waitWritable;
     final MethodHandle available;
     final MethodHandle shutdownWrite;
     final MethodHandle streamAbort;
@@ -58,6 +61,10 @@ final class NativeCalls {
         sendNow = linker.downcallHandle(find(library, "fastrmi_send"), transfer, critical);
         recv = linker.downcallHandle(find(library, "fastrmi_recv"), transfer);
         recvNow = linker.downcallHandle(find(library, "fastrmi_recv"), transfer, critical);
+        waitReadable = linker.downcallHandle(find(library, "fastrmi_wait_readable"),
+                FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
+        waitWritable = linker.downcallHandle(find(library, "fastrmi_wait_writable"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
         available = linker.downcallHandle(find(library, "fastrmi_available"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));
         shutdownWrite = linker.downcallHandle(find(library, "fastrmi_shutdown_write"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));

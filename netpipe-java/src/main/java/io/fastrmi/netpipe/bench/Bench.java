@@ -1,0 +1,141 @@
+package io.fastrmi.netpipe.bench;
+
+import io.fastrmi.testkit.TestNetwork;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The RMI benchmark: stock RMI and the agent on each transport, kernel by kernel (null call, int
+ * echo, a 15-node tree, an order transformed, a callback, 1 MiB of doubles, 8 threads at once), each
+ * as its own server/client JVM pair, with the machine quiet and then loaded. Every round runs every
+ * load and column in turn, stock among them, so slow drift of a shared machine hits all alike; per
+ * cell the median over the rounds of each round's median and 99th percentile is kept. An agent
+ * column counts only if every connection was negotiated fast on its transport (JFR handshake events),
+ * else it is n/a.
+ *
+ * <p>Prints a table per load, the worst ratio of each transport ({@code WORST load transport kernel
+ * ratio} lines), each round's raw numbers on stderr ({@code RAW ...}), and writes it all as JSON
+ * to {@code results/bench-<timestamp>.json}. Exits with 1 if any cell had an error.
+ *
+ * <p>Usage: see {@link BenchOptions#USAGE}.
+ */
+public final class Bench {
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("Bench: " + e.getMessage());
+            System.err.println(BenchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.hosts().equals(BenchOptions.NETNS)) {
+            try {
+                TestNetwork.requireAvailable();
+            } catch (IllegalStateException e) {
+                System.out.println("Bench --hosts netns skipped: " + e.getMessage());
+                return;
+            }
+        }
+        LocalDateTime started = LocalDateTime.now();
+        Results results = new Results(options);
+        String where;
+        try (Hosts hosts = options.hosts().equals(BenchOptions.NETNS) ? NamespaceHosts.create() : new LocalHosts()) {
+            where = hosts.description();
+            printHeader(options, where);
+            runAll(options, hosts, results);
+        }
+        ResultTable.print(results, System.out);
+        Path json = jsonFile(options.resultsDir(), started);
+        ResultJson.write(results, started.toString(), where, json);
+        System.out.println("results: " + json);
+        if (hasErrors(results)) {
+            System.out.println("some cells had errors: see the notes under the tables");
+            System.exit(1);
+        }
+    }
+
+    private static void printHeader(BenchOptions options, String where) {
+        System.out.printf(Locale.ROOT, "FastRMI RMI bench: JDK %s, %s, %d processors; %d timed calls per kernel"
+                        + " (echo-1mib: %d; star8: per thread), %d warm-up; %d round(s)%n",
+                options.jdk().version(), where, Runtime.getRuntime().availableProcessors(), options.calls(),
+                Kernels.bulkCalls(options.calls()), options.warmup(), options.rounds());
+        System.out.println("each cell: median/p99 of the per-call round trip in us (median over rounds);"
+                + " (ratio x) = agent median / stock median; star8's median is the wall time of its timed phase"
+                + " per call of one thread (8 threads at once), its p99 that of single calls");
+    }
+
+    private static void runAll(BenchOptions options, Hosts hosts, Results results) throws Exception {
+        Path workDir = Files.createTempDirectory("fastrmi-bench");
+        PairRunner runner = new PairRunner(options, hosts, workDir);
+        for (int round = 1; round <= options.rounds(); round++) {
+            for (String load : options.loads()) {
+                for (Column column : options.columns()) {
+                    System.err.printf(Locale.ROOT, "round %d/%d, %s, %s ...%n", round, options.rounds(), load, column.name());
+                    String tag = "r" + round + "-" + load + "-" + column.fileName();
+                    Map<String, Outcome> outcomes;
+                    BusyLoad busy = load.equals(BenchOptions.LOADED)
+                            ? BusyLoad.start(Runtime.getRuntime().availableProcessors()) : BusyLoad.none();
+                    try {
+                        outcomes = runner.run(column, tag);
+                    } finally {
+                        busy.close();
+                    }
+                    results.add(round, load, column, outcomes);
+                    printRaw(round, load, column, outcomes);
+                }
+            }
+        }
+        deleteDirectory(workDir);
+    }
+
+    /** Each round's numbers, so the noise between rounds can be seen. */
+    private static void printRaw(int round, String load, Column column, Map<String, Outcome> outcomes) {
+        outcomes.forEach((kernel, o) -> System.err.println(o.isTimed()
+                ? String.format(Locale.ROOT, "RAW round=%d load=%s column=%s kernel=%s median_us=%.2f p99_us=%.2f calls=%d",
+                        round, load, column.name(), kernel, o.medianMicros(), o.p99Micros(), o.calls())
+                : String.format(Locale.ROOT, "RAW round=%d load=%s column=%s kernel=%s %s",
+                        round, load, column.name(), kernel, o.problem())));
+    }
+
+    private static boolean hasErrors(Results results) {
+        BenchOptions options = results.options();
+        for (String load : options.loads()) {
+            for (Column column : options.columns()) {
+                for (String kernel : options.kernels()) {
+                    if (results.cell(load, column, kernel).rounds().values().stream().anyMatch(o -> o.error() != null)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static Path jsonFile(Path dir, LocalDateTime started) {
+        String stamp = started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
+        Path file = dir.resolve("bench-" + stamp + ".json");
+        for (int n = 2; Files.exists(file); n++) {
+            file = dir.resolve("bench-" + stamp + "-" + n + ".json");
+        }
+        return file;
+    }
+
+    private static void deleteDirectory(Path dir) throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(file);
+            }
+        }
+        Files.deleteIfExists(dir);
+    }
+}

@@ -1,0 +1,31 @@
+package io.fastrmi.netpipe.bench;
+
+import java.rmi.Remote;
+import java.rmi.RemoteException;
+
+/** The remote service the benchmark's kernels call: each method is one kind of RMI traffic. */
+public interface BenchService extends Remote {
+
+    /** The name the service is bound under in the server's registry. */
+    String NAME = "bench";
+
+    /** What the server passes to the client's callback; the client's answer and the server's + 1 are checked. */
+    int CALLBACK_ARGUMENT = 20;
+
+    /** The null call: no arguments, no result, only RMI's own overhead. */
+    void ping() throws RemoteException;
+
+    int echo(int value) throws RemoteException;
+
+    /** A small object graph (the client sends a full tree of 15 nodes). */
+    Node echo(Node tree) throws RemoteException;
+
+    /** Strings, a list and doubles in, a changed copy out: {@link Order#transformed()}. */
+    Order transform(Order order) throws RemoteException;
+
+    /** Bulk data (the client sends 1 MiB). */
+    double[] echo(double[] values) throws RemoteException;
+
+    /** Calls {@code callback.call(CALLBACK_ARGUMENT)} back on the client once and returns its result + 1. */
+    int callback(Callback callback) throws RemoteException;
+}

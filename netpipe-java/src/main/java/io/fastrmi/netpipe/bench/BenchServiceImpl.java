@@ -1,0 +1,36 @@
+package io.fastrmi.netpipe.bench;
+
+import java.rmi.RemoteException;
+
+/** The server's side of the kernels: as little work as each kernel needs, so RMI's cost shows. */
+final class BenchServiceImpl implements BenchService {
+
+    @Override
+    public void ping() {
+    }
+
+    @Override
+    public int echo(int value) {
+        return value;
+    }
+
+    @Override
+    public Node echo(Node tree) {
+        return tree;
+    }
+
+    @Override
+    public Order transform(Order order) {
+        return order.transformed();
+    }
+
+    @Override
+    public double[] echo(double[] values) {
+        return values;
+    }
+
+    @Override
+    public int callback(Callback callback) throws RemoteException {
+        return callback.call(CALLBACK_ARGUMENT) + 1;
+    }
+}

@@ -1,0 +1,60 @@
+package io.fastrmi.netpipe.bench;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Every cell of every table: per load, column and kernel, the outcomes of all rounds. */
+final class Results {
+
+    /** The kernel whose ratio is the highest (the agent's worst showing) in a column. */
+    record Worst(String kernel, double ratio) {
+    }
+
+    private final BenchOptions options;
+    private final Map<String, Cell> cells = new LinkedHashMap<>();
+
+    Results(BenchOptions options) {
+        this.options = options;
+    }
+
+    BenchOptions options() {
+        return options;
+    }
+
+    void add(int round, String load, Column column, Map<String, Outcome> outcomes) {
+        outcomes.forEach((kernel, outcome) -> cell(load, column, kernel).add(round, outcome));
+    }
+
+    Cell cell(String load, Column column, String kernel) {
+        return cells.computeIfAbsent(load + "\n" + column.name() + "\n" + kernel, key -> new Cell());
+    }
+
+    /**
+     * The agent column's median over stock's, both over the rounds in which both were timed (so a
+     * round that failed on one side does not tilt the ratio); NaN when there is no such round.
+     */
+    double ratio(String load, Column column, String kernel) {
+        Cell agent = cell(load, column, kernel);
+        Cell stock = cell(load, Column.STOCK, kernel);
+        Set<Integer> rounds = new TreeSet<>(agent.timedRounds());
+        rounds.retainAll(stock.timedRounds());
+        return agent.medianOfMedians(rounds) / stock.medianOfMedians(rounds);
+    }
+
+    /** The highest ratio of the column across the kernels, if any kernel has one. */
+    Optional<Worst> worst(String load, Column column) {
+        Worst worst = null;
+        List<String> kernels = options.kernels();
+        for (String kernel : kernels) {
+            double ratio = ratio(load, column, kernel);
+            if (!Double.isNaN(ratio) && (worst == null || ratio > worst.ratio())) {
+                worst = new Worst(kernel, ratio);
+            }
+        }
+        return Optional.ofNullable(worst);
+    }
+}
