@@ -100,11 +100,27 @@ struct fr_tx {
 	unsigned char buf[FR_MSG_MAX];
 };
 
-/* Shared-memory doorbell of a context (libfabric providers without wait objects). */
-struct fr_doorbell {
+/*
+ * Shared-memory doorbell of a context (doorbell.c): a futex slot per stream, which the peers
+ * ring when they send to that stream and its waiting thread sleeps on.
+ */
+#define FR_BELL_SLOTS 1024
+#define FR_DOORBELL_SIZE 8192
+struct fr_bell_slot {
 	_Atomic uint32_t seq;      /* futex word: bumped by every ring */
-	_Atomic uint32_t sleeping; /* 1 while the owner is (about to be) blocked on seq */
+	_Atomic uint32_t sleepers; /* threads (about to be) blocked on seq */
 };
+struct fr_doorbell {
+	struct fr_bell_slot slot[FR_BELL_SLOTS];
+};
+/* A peer's: wakes the thread waiting on its stream stream_id, or all its waiters. */
+void fr_bell_ring(struct fr_doorbell *bell, uint64_t stream_id);
+void fr_bell_ring_all(struct fr_doorbell *bell);
+/* Ours, lock held: counts a sleeper in and returns the seq to sleep on (look once more after). */
+uint32_t fr_bell_arm(struct fr_doorbell *bell, uint64_t stream_id);
+/* Ours, lock not held: sleeps until rung after arm, or timeout_ms (-1 forever). */
+void fr_bell_wait(struct fr_doorbell *bell, uint64_t stream_id, uint32_t armed, int timeout_ms);
+void fr_bell_disarm(struct fr_doorbell *bell, uint64_t stream_id);
 
 /* A peer context, shared by all streams to it. */
 struct fr_peer {
@@ -162,7 +178,8 @@ struct fastrmi_ctx {
 	uint64_t spin_nsec;         /* the config's spin: the longest a waiter spins */
 	int wait_mode;             /* enum fastrmi_wait_mode */
 	unsigned long wakes;       /* sleeping waiters woken so far (fr_wait_loop stops spinning) */
-	int poller;                /* a thread is in be->block */
+	struct fr_doorbell *bell;  /* the backend's doorbell, if it has one: waiters sleep on it */
+	int poller;                /* a thread is in be->block (contexts without a doorbell) */
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond */
 	int failed;

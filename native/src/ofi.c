@@ -7,16 +7,14 @@
  *    the CQ's fd (FI_GETWAIT) together with an eventfd that other threads use to wake
  *    the poller;
  *  - providers without one (shm offers only FI_WAIT_NONE / FI_WAIT_YIELD, and
- *    fi_cq_sread would spin): a doorbell of our own, a futex word in a small file of the
- *    user's own directory /dev/shm/fastrmi-UID (0700, checked: owned by us, open to no one
- *    else). A peer's doorbell is found there by the numbers in its address (its pid and the
- *    doorbell's number), never by a path or an fd the peer names, and only a file of our
- *    user is mapped. A futex costs the sender no syscall while we are awake: it bumps the
- *    sequence number after each post and calls FUTEX_WAKE only when our "sleeping" flag is
- *    set. Lost wakeups are ruled out by the order: we set sleeping, read seq, poll the CQ
- *    once more, then FUTEX_WAIT on that seq; a sender posts, bumps seq, then reads sleeping
- *    (full fences between). A process's doorbells are unlinked at its exit; those of a
- *    process that was killed are removed by the next one to make a doorbell.
+ *    fi_cq_sread would spin): a doorbell of our own (doorbell.c), futex words in a small
+ *    file of the user's own directory /dev/shm/fastrmi-UID (0700, checked: owned by us,
+ *    open to no one else), one per stream: a sender rings the slot of the stream it sent
+ *    to, which wakes the thread waiting on that stream directly. A peer's doorbell is found
+ *    there by the numbers in its address (its pid and the doorbell's number), never by a
+ *    path or an fd the peer names, and only a file of our user is mapped. A process's
+ *    doorbells are unlinked at its exit; those of a process that was killed are removed by
+ *    the next one to make a doorbell.
  *
  * A peer's address is checked field by field before libfabric sees it: a sockaddr of the
  * provider's family with a port, or shm's "fi_shm://PID:N:N" of the pid in its header.
@@ -29,7 +27,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
 #include <pthread.h>
@@ -161,7 +158,6 @@ FASTRMI_API int fastrmi_ofi_probe(const char *provider, char *err, size_t errlen
 #define FR_OFI_ADDR_HDR 12
 #define FR_OFI_CQ_BATCH 16
 #define FR_OFI_PROGRESS_MAX 256
-#define FR_DOORBELL_SIZE 4096
 
 enum fr_ofi_wait { FR_OFI_WAIT_FD = 0, FR_OFI_WAIT_DOORBELL = 1 };
 
@@ -178,24 +174,8 @@ struct fr_ofi {
 	int kick_fd;               /* FD mode: eventfd that wakes the poller */
 	uint32_t bell_number;      /* doorbell mode: ours is bell-PID-NUMBER */
 	struct fr_doorbell *bell;  /* doorbell mode: ours, mapped */
-	uint32_t armed_seq;
 	size_t inject_size;
 };
-
-static long fr_futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
-{
-	/* Not FUTEX_PRIVATE_FLAG: the word is shared with other processes. */
-	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
-}
-
-static void fr_doorbell_ring(struct fr_doorbell *bell)
-{
-	atomic_thread_fence(memory_order_seq_cst);
-	atomic_fetch_add(&bell->seq, 1);
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load(&bell->sleeping))
-		fr_futex(&bell->seq, FUTEX_WAKE, 1, NULL);
-}
 
 static int fr_ofi_fail(char *err, size_t errlen, const char *what, int ret)
 {
@@ -570,6 +550,7 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		ret = fr_doorbell_create(ofi, err, errlen);
 		if (ret != 0)
 			return ret;
+		ctx->bell = ofi->bell;
 	}
 
 	name_len = FASTRMI_ADDRESS_MAX - FR_OFI_ADDR_HDR;
@@ -682,13 +663,13 @@ static int fr_ofi_send(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t t
 		 * request it just queued there, and a full queue until the peer drains it: wake a
 		 * peer asleep on its doorbell, or it would not look before its own next call. */
 		if (peer->bell != NULL)
-			fr_doorbell_ring(peer->bell);
+			fr_bell_ring_all(peer->bell);
 		return 1;
 	}
 	if (ret != 0)
 		return fr_ofi_fail(err, errlen, len <= ofi->inject_size ? "fi_tinject" : "fi_tsend", (int)ret);
 	if (peer->bell != NULL)
-		fr_doorbell_ring(peer->bell);
+		fr_bell_ring(peer->bell, tag);
 	return done;
 }
 
@@ -740,69 +721,45 @@ static int fr_ofi_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 	return count;
 }
 
+/* The poller's wait, for FD mode only: a doorbell context's waiters sleep on its slots (stream.c). */
 static int fr_ofi_arm(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 {
 	struct fr_ofi *ofi = ctx->ofi;
 	struct fid *fids[1] = { &ofi->cq->fid };
 	int ret;
 
-	if (ofi->wait == FR_OFI_WAIT_FD) {
-		ret = fi_trywait(ofi->fabric, fids, 1);
-		if (ret == -FI_EAGAIN)
-			return 1;
-		if (ret != 0)
-			return fr_ofi_fail(err, errlen, "fi_trywait(cq)", ret);
-		return 0;
-	}
-	atomic_store(&ofi->bell->sleeping, 1);
-	atomic_thread_fence(memory_order_seq_cst);
-	ofi->armed_seq = atomic_load(&ofi->bell->seq);
-	/* Anything posted before the peer read "sleeping" is visible now. */
-	ret = fr_ofi_progress(ctx, err, errlen);
-	if (ret < 0)
-		return ret;
-	return ret > 0 ? 1 : 0;
+	ret = fi_trywait(ofi->fabric, fids, 1);
+	if (ret == -FI_EAGAIN)
+		return 1;
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, "fi_trywait(cq)", ret);
+	return 0;
 }
 
 static void fr_ofi_block(struct fastrmi_ctx *ctx, int timeout_ms)
 {
 	struct fr_ofi *ofi = ctx->ofi;
 	struct pollfd fds[2];
-	struct timespec ts, *tsp = NULL;
 	uint64_t count;
 
-	if (ofi->wait == FR_OFI_WAIT_FD) {
-		fds[0].fd = ofi->cq_fd;
-		fds[0].events = POLLIN;
-		fds[1].fd = ofi->kick_fd;
-		fds[1].events = POLLIN;
-		if (poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN))
-			(void)!read(ofi->kick_fd, &count, sizeof(count));
-		return;
-	}
-	if (timeout_ms >= 0) {
-		ts.tv_sec = timeout_ms / 1000;
-		ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
-		tsp = &ts;
-	}
-	/* Returns at once if seq moved since fr_ofi_arm read it (EAGAIN). */
-	fr_futex(&ofi->bell->seq, FUTEX_WAIT, ofi->armed_seq, tsp);
+	fds[0].fd = ofi->cq_fd;
+	fds[0].events = POLLIN;
+	fds[1].fd = ofi->kick_fd;
+	fds[1].events = POLLIN;
+	if (poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN))
+		(void)!read(ofi->kick_fd, &count, sizeof(count));
 }
 
 static void fr_ofi_disarm(struct fastrmi_ctx *ctx)
 {
-	if (ctx->ofi->wait == FR_OFI_WAIT_DOORBELL)
-		atomic_store(&ctx->ofi->bell->sleeping, 0);
+	(void)ctx;
 }
 
 static void fr_ofi_kick(struct fastrmi_ctx *ctx)
 {
 	uint64_t one = 1;
 
-	if (ctx->ofi->wait == FR_OFI_WAIT_FD)
-		(void)!write(ctx->ofi->kick_fd, &one, sizeof(one));
-	else
-		fr_doorbell_ring(ctx->ofi->bell);
+	(void)!write(ctx->ofi->kick_fd, &one, sizeof(one));
 }
 
 const struct fr_backend fr_ofi_backend = {

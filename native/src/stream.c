@@ -16,11 +16,14 @@
  *    The sender never sends more than its credit, so a DATA message always fits in the
  *    ring: nothing is dropped and memory is bounded, however slow the reader.
  *  - Threads: one mutex per context around every provider call and all stream state.
- *    A thread waiting for its stream spins on progress for spin_usec, then blocks. Only
- *    one thread (the "poller") blocks in the backend's wait (fd or doorbell), outside
- *    the mutex; the others wait on their stream's condition variable. Whoever makes
- *    progress wakes the streams it delivered to (and kicks the poller when it waits for
- *    one of them); when the poller leaves, a sleeping waiter takes its place.
+ *    A thread waiting for its stream spins on progress while spinning pays (wait.h, at
+ *    most spin_usec), then blocks:
+ *     - on a context with a doorbell (doorbell.c: ofi:shm), on its stream's slot, which
+ *       the peer rings when it sends to that stream: the wake-up goes straight to it;
+ *     - otherwise one thread (the "poller") blocks in the backend's wait (an fd), outside
+ *       the mutex, and the others wait on their stream's condition variable. Whoever
+ *       makes progress wakes the streams it delivered to (and kicks the poller when it
+ *       waits for one of them); when the poller leaves, a sleeping waiter takes its place.
  */
 #define _GNU_SOURCE /* pthread_condattr_setclock */
 
@@ -161,7 +164,10 @@ static void fr_wake_stream(struct fastrmi_stream *s)
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (s->sleepers > 0) {
-		pthread_cond_broadcast(&s->cond);
+		if (ctx->bell != NULL)
+			fr_bell_ring(ctx->bell, s->local_id);
+		else
+			pthread_cond_broadcast(&s->cond);
 		ctx->wakes++;
 	}
 	if (ctx->poller && ctx->poller_stream == s) {
@@ -175,7 +181,9 @@ static void fr_wake_tx_waiters(struct fastrmi_ctx *ctx)
 	struct fastrmi_stream *s;
 
 	for (s = ctx->sleeping; s != NULL; s = s->next_sleeping)
-		if (s->wants_tx)
+		if (s->wants_tx && ctx->bell != NULL)
+			fr_bell_ring(ctx->bell, s->local_id);
+		else if (s->wants_tx)
 			pthread_cond_broadcast(&s->cond);
 	if (ctx->poller && ctx->poller_stream != NULL && ctx->poller_stream->wants_tx)
 		ctx->be->kick(ctx);
@@ -186,7 +194,10 @@ static void fr_wake_all(struct fastrmi_ctx *ctx)
 	struct fastrmi_stream *s;
 
 	for (s = ctx->sleeping; s != NULL; s = s->next_sleeping)
-		pthread_cond_broadcast(&s->cond);
+		if (ctx->bell != NULL)
+			fr_bell_ring(ctx->bell, s->local_id);
+		else
+			pthread_cond_broadcast(&s->cond);
 	if (ctx->poller)
 		ctx->be->kick(ctx);
 }
@@ -578,7 +589,56 @@ static int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
  * FIFOs) or takes a large message of ours, so we look again. An idle context has
  * neither and sleeps until woken.
  */
-static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
+static void fr_sleeping_add(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (s->sleepers++ == 0) {
+		s->prev_sleeping = NULL;
+		s->next_sleeping = ctx->sleeping;
+		if (ctx->sleeping != NULL)
+			ctx->sleeping->prev_sleeping = s;
+		ctx->sleeping = s;
+	}
+}
+
+static void fr_sleeping_remove(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (--s->sleepers == 0) {
+		if (s->prev_sleeping != NULL)
+			s->prev_sleeping->next_sleeping = s->next_sleeping;
+		else
+			ctx->sleeping = s->next_sleeping;
+		if (s->next_sleeping != NULL)
+			s->next_sleeping->prev_sleeping = s->prev_sleeping;
+	}
+}
+
+/*
+ * A context with a doorbell: the thread sleeps on its stream's slot, which the peer rings when
+ * it sends to the stream (and this process when it delivered, aborted or freed something the
+ * stream waits for): one wake-up, straight to this thread. Lock held on entry and return.
+ */
+static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int timeout_ms)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	uint32_t armed;
+
+	fr_sleeping_add(s);
+	armed = fr_bell_arm(ctx->bell, s->local_id);
+	/* What was sent before the peer saw us counted in is in the queue now: look once more. */
+	if (fr_progress(ctx, NULL, 0) == 0 && !ready(s) && !s->aborted && !s->failed) {
+		pthread_mutex_unlock(&ctx->lock);
+		fr_bell_wait(ctx->bell, s->local_id, armed, timeout_ms);
+		pthread_mutex_lock(&ctx->lock);
+	}
+	fr_bell_disarm(ctx->bell, s->local_id);
+	fr_sleeping_remove(s);
+}
+
+static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	uint64_t now = fr_now_nsec();
@@ -600,6 +660,10 @@ static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
 			ctx->busy_block_ms *= 2;
 	}
 
+	if (ctx->bell != NULL) {
+		fr_block_on_bell(s, ready, timeout_ms);
+		return;
+	}
 	if (!ctx->poller) {
 		ctx->poller = 1;
 		ctx->poller_stream = s;
@@ -631,13 +695,7 @@ static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
 		return;
 	}
 
-	if (s->sleepers++ == 0) {
-		s->prev_sleeping = NULL;
-		s->next_sleeping = ctx->sleeping;
-		if (ctx->sleeping != NULL)
-			ctx->sleeping->prev_sleeping = s;
-		ctx->sleeping = s;
-	}
+	fr_sleeping_add(s);
 	if (timeout_ms < 0) {
 		pthread_cond_wait(&s->cond, &ctx->lock);
 	} else {
@@ -650,14 +708,7 @@ static void fr_block(struct fastrmi_stream *s, uint64_t deadline)
 		}
 		pthread_cond_timedwait(&s->cond, &ctx->lock, &ts);
 	}
-	if (--s->sleepers == 0) {
-		if (s->prev_sleeping != NULL)
-			s->prev_sleeping->next_sleeping = s->next_sleeping;
-		else
-			ctx->sleeping = s->next_sleeping;
-		if (s->next_sleeping != NULL)
-			s->next_sleeping->prev_sleeping = s->prev_sleeping;
-	}
+	fr_sleeping_remove(s);
 }
 
 static int fr_recv_ready(const struct fastrmi_stream *s);
@@ -735,7 +786,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 		}
 		blocked = 1;
 		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
-		fr_block(s, deadline);
+		fr_block(s, ready, deadline);
 	}
 }
 
@@ -747,7 +798,7 @@ static int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadlin
 
 	/* Leaving with nobody polling while others sleep: one of them must take over, or
 	 * they would sleep through the events they wait for. */
-	if (!ctx->poller && ctx->sleeping != NULL)
+	if (ctx->bell == NULL && !ctx->poller && ctx->sleeping != NULL)
 		pthread_cond_broadcast(&ctx->sleeping->cond);
 	return ret;
 }

@@ -37,7 +37,7 @@ void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_
 
 	if (answered_spinning) {
 		b->typical_nsec = b->typical_nsec == 0 ? waited_nsec : (3 * b->typical_nsec + waited_nsec) / 4;
-		spin = 2 * b->typical_nsec;
+		spin = FR_WAIT_SPIN_PER_REPLY * b->typical_nsec;
 		if (spin < FR_WAIT_MIN_SPIN_NSEC)
 			spin = FR_WAIT_MIN_SPIN_NSEC;
 		b->spin_nsec = spin < max_nsec ? spin : max_nsec;
@@ -50,17 +50,24 @@ void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_
 		b->spin_nsec = max_nsec;
 	}
 	if (b->spin_nsec == 0) {
-		/* A wait that blocked at once yet ended well within the spin allowance (wake-up
-		 * included): spinning would have paid, so try it on the next wait. */
-		if (waited_nsec < max_nsec / 2)
+		/* Stopped, yet this reply came soon after all (a wake-up of the peer included):
+		 * spinning may pay again, and the peer, stopped too, learns the same: both try. */
+		if (waited_nsec < FR_WAIT_SLOW_FACTOR * max_nsec)
 			b->since_probe = FR_WAIT_PROBE_EVERY;
 		return;
 	}
-	if (++b->misses >= FR_WAIT_MISSES_TO_STOP) {
-		b->spin_nsec = 0;
-		b->typical_nsec = 0;
-		b->since_probe = 0;
+	if (waited_nsec > FR_WAIT_SLOW_FACTOR * max_nsec) {
+		/* Far beyond any spin: an idle peer, a call doing real work or calling back. */
+		if (++b->misses >= FR_WAIT_MISSES_TO_STOP) {
+			b->spin_nsec = 0;
+			b->typical_nsec = 0;
+			b->since_probe = 0;
+		}
+		return;
 	}
+	/* Just past the spin: a wake-up costs more than spinning a little longer. */
+	b->misses = 0;
+	b->spin_nsec = 2 * b->spin_nsec < max_nsec ? 2 * b->spin_nsec : max_nsec;
 }
 
 int fr_wait_crowded_by(const char *loadavg, int cpus)
@@ -79,7 +86,9 @@ int fr_wait_crowded_by(const char *loadavg, int cpus)
 	running = strtol(p, &end, 10);
 	if (end == p || *end != '/' || cpus <= 0)
 		return 0;
-	return running > cpus;
+	/* The caller counts, and so may the thread it waits for, spinning too: the two ends of a
+	 * quiet ping-pong fill two CPUs and are not a crowd. */
+	return running > cpus + 1;
 }
 
 static int fr_usable_cpus(void)

@@ -6,11 +6,15 @@
  * it waits for (the server, a callback's handler, the peer JVM) needs. So a stream spins only
  * while spinning pays, as Agrona's BackoffIdleStrategy and adaptive mutexes do:
  *
- *  - for about twice the replies it has seen lately, never more than the config's spin;
- *  - not at all after waits that outlasted the spin twice in a row (an idle server, a call
- *    that calls back), except for one probe every FR_WAIT_PROBE_EVERY waits to learn again;
- *  - not at all while the machine has more runnable threads than this process may use cores
- *    (a busy node);
+ *  - for a few times the replies it has seen lately, never more than the config's spin, and
+ *    longer after a reply that came just past the spin (a wake-up through the kernel costs
+ *    tens of microseconds, more than spinning a little longer);
+ *  - not at all after two replies in a row that came far beyond the spin (an idle server, a
+ *    call that does real work or calls back), except for one probe every FR_WAIT_PROBE_EVERY
+ *    waits, and on the next wait after a reply that came soon after all: a peer that stopped
+ *    spinning too is slow to wake, so both would otherwise stay stopped;
+ *  - not at all while the machine has more runnable threads than this process may use cores,
+ *    beyond the two ends of a ping-pong (a busy node);
  *  - and the caller stops a spin early when it wakes another thread of its context (a nested
  *    call: that thread is probably the one the spinner waits for).
  *
@@ -25,7 +29,11 @@
 
 /* Shortest spin worth starting: a wake-up through the kernel costs about this much. */
 #define FR_WAIT_MIN_SPIN_NSEC 2000u
-/* Waits in a row that outlasted the spin before a stream stops spinning. */
+/* The spin is this many times the typical reply that spinning answered. */
+#define FR_WAIT_SPIN_PER_REPLY 4u
+/* A reply later than this many times the config's spin is slow: spinning could not have met it. */
+#define FR_WAIT_SLOW_FACTOR 4u
+/* Slow replies in a row before a stream stops spinning. */
 #define FR_WAIT_MISSES_TO_STOP 2u
 /* A stream that stopped spinning tries once more every this many waits. */
 #define FR_WAIT_PROBE_EVERY 64u
@@ -46,14 +54,14 @@ struct fr_wait_budget {
 uint64_t fr_wait_spin_for(struct fr_wait_budget *b, enum fastrmi_wait_mode mode, uint64_t max_nsec, int crowded);
 
 /*
- * Learns from one finished wait: it took waited_nsec, of which it spun up to spun_nsec (the
- * value fr_wait_spin_for gave); answered_spinning says whether it ended while spinning.
+ * Learns from one finished wait: it took waited_nsec; answered_spinning says whether it ended
+ * while spinning (else it blocked, at once or after its spin).
  */
 void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_nsec, int answered_spinning);
 
 /*
- * Whether the machine is crowded: more runnable threads (the 4th field of /proc/loadavg, which
- * counts the caller) than CPUs this process may run on. Looked up at most once per
+ * Whether the machine is crowded: more runnable threads (the 4th field of /proc/loadavg) than
+ * CPUs this process may run on, beyond the caller and the peer it may be spinning against. Looked up at most once per
  * FR_WAIT_CROWD_CHECK_NSEC, process-wide; now_nsec is CLOCK_MONOTONIC.
  */
 #define FR_WAIT_CROWD_CHECK_NSEC 10000000u

@@ -36,17 +36,26 @@ static void test_quick_replies_shrink_the_spin(void)
 		fr_wait_learn(&b, MAX, 3 * US, 1);
 	}
 	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
-	CHECK("replies of 3 us: the spin becomes about twice that", spin >= 5 * US && spin <= 7 * US,
+	CHECK("replies of 3 us: the spin becomes a few times that", spin == FR_WAIT_SPIN_PER_REPLY * 3 * US,
 	      "spin %llu ns", (unsigned long long)spin);
 	for (int i = 0; i < 20; i++)
 		fr_wait_learn(&b, MAX, 100, 1);
 	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
 	CHECK("instant replies: never below the cost of a wake-up", spin == FR_WAIT_MIN_SPIN_NSEC,
 	      "spin %llu ns", (unsigned long long)spin);
+	fr_wait_learn(&b, MAX, 3 * US, 0);
+	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("a reply just past the spin doubles it", spin == 2 * FR_WAIT_MIN_SPIN_NSEC, "spin %llu ns",
+	      (unsigned long long)spin);
 	for (int i = 0; i < 20; i++)
 		fr_wait_learn(&b, MAX, 15 * US, 1);
 	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
 	CHECK("replies near the limit: the spin is capped by the config's spin", spin == MAX,
+	      "spin %llu ns", (unsigned long long)spin);
+	for (int i = 0; i < 20; i++)
+		fr_wait_learn(&b, MAX, 3 * MAX, 0);
+	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("replies a wake-up late (under FR_WAIT_SLOW_FACTOR spins) keep the whole spin", spin == MAX,
 	      "spin %llu ns", (unsigned long long)spin);
 }
 
@@ -88,20 +97,22 @@ static void test_learns_again(void)
 		fr_wait_learn(&b, MAX, 1000 * US, 0);
 	}
 	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
-	/* Blocked at once, yet the reply came within a few microseconds: spinning would have paid. */
-	fr_wait_learn(&b, MAX, 4 * US, 0);
-	CHECK("a blocked wait that ended quickly makes the next wait spin",
+	/* Blocked at once, and the reply came as soon as a sleeping peer could give it. */
+	fr_wait_learn(&b, MAX, 2 * MAX, 0);
+	CHECK("a blocked wait that ended soon makes the next wait spin",
 	      spin == 0 && fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0) == MAX,
 	      "spin before %llu", (unsigned long long)spin);
 	fr_wait_learn(&b, MAX, 4 * US, 1);
 	spin = fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
-	CHECK("and an answered spin resumes spinning", spin == 8 * US, "spin %llu ns", (unsigned long long)spin);
+	CHECK("and an answered spin resumes spinning", spin == FR_WAIT_SPIN_PER_REPLY * 4 * US,
+	      "spin %llu ns", (unsigned long long)spin);
 }
 
 static void test_crowded_by(void)
 {
-	CHECK("3 runnable on 2 CPUs is crowded", fr_wait_crowded_by("0.52 0.58 0.59 3/467 12345\n", 2), "not");
-	CHECK("2 runnable on 2 CPUs is not", !fr_wait_crowded_by("0.52 0.58 0.59 2/467 12345\n", 2), "is");
+	CHECK("4 runnable on 2 CPUs is crowded", fr_wait_crowded_by("0.52 0.58 0.59 4/467 12345\n", 2), "not");
+	CHECK("3 runnable on 2 CPUs, the two ends of a ping-pong among them, is not",
+	      !fr_wait_crowded_by("0.52 0.58 0.59 3/467 12345\n", 2), "is");
 	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
 	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
 	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
