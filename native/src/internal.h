@@ -96,6 +96,7 @@ struct fr_tx {
 	struct fr_tx *next_free;
 	struct fr_peer *peer;   /* holds a reference while in flight */
 	uint64_t stream_id;     /* the sending stream (may be closed by completion time) */
+	uint64_t peer_stream_id; /* the receiving stream: the message's tag */
 	int is_data;
 	unsigned char buf[FR_MSG_MAX];
 };
@@ -179,6 +180,7 @@ struct fastrmi_ctx {
 	int wait_mode;             /* enum fastrmi_wait_mode */
 	unsigned long wakes;       /* sleeping waiters woken so far (fr_wait_loop stops spinning) */
 	struct fr_doorbell *bell;  /* the backend's doorbell, if it has one: waiters sleep on it */
+	int bell_look_ms;          /* > 0: the longest a waiter sleeps on the doorbell unrung */
 	int poller;                /* a thread is in be->block (contexts without a doorbell) */
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond */

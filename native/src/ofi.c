@@ -668,9 +668,7 @@ static int fr_ofi_send(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t t
 	}
 	if (ret != 0)
 		return fr_ofi_fail(err, errlen, len <= ofi->inject_size ? "fi_tinject" : "fi_tsend", (int)ret);
-	if (peer->bell != NULL)
-		fr_bell_ring(peer->bell, tag);
-	return done;
+	return done; /* stream.c rings the peer's doorbell */
 }
 
 static void fr_ofi_complete(struct fastrmi_ctx *ctx, void *op_context, int status, size_t len,

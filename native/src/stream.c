@@ -271,6 +271,8 @@ static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payl
 	if (len > 0)
 		memcpy(tx->buf + sizeof(hdr), payload, len);
 	ret = ctx->be->send(ctx, s->peer, s->peer_id, tx, sizeof(hdr) + len, err, errlen);
+	if (ret >= 0 && ret != 1 && s->peer->bell != NULL)
+		fr_bell_ring(s->peer->bell, s->peer_id); /* posted: wake the thread waiting for it */
 	if (ret == 1) {
 		ctx->eagain = 1;
 		return 1;
@@ -283,6 +285,7 @@ static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payl
 		tx->peer = s->peer;
 		tx->peer->refs++;
 		tx->stream_id = s->local_id;
+		tx->peer_stream_id = s->peer_id;
 		tx->is_data = type == FR_MSG_DATA;
 		ctx->tx_inflight++;
 		if (tx->is_data)
@@ -470,6 +473,10 @@ void fr_tx_done(struct fastrmi_ctx *ctx, struct fr_tx *tx, int status, const cha
 	struct fr_peer *peer = tx->peer;
 
 	ctx->tx_inflight--;
+	/* A send the provider held back (a full queue, UCX's wire-up) reached the peer only now,
+	 * after the ring at posting: ring again, or the peer may sleep through it. */
+	if (status == 0 && peer->bell != NULL)
+		fr_bell_ring(peer->bell, tx->peer_stream_id);
 	tx->peer = NULL;
 	tx->next_free = ctx->tx_free;
 	ctx->tx_free = tx;
@@ -626,6 +633,9 @@ static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int ti
 	struct fastrmi_ctx *ctx = s->ctx;
 	uint32_t armed;
 
+	/* A backend that cannot ring for everything it does on its own (UCX) looks now and then. */
+	if (ctx->bell_look_ms > 0 && (timeout_ms < 0 || timeout_ms > ctx->bell_look_ms))
+		timeout_ms = ctx->bell_look_ms;
 	fr_sleeping_add(s);
 	armed = fr_bell_arm(ctx->bell, s->local_id);
 	/* What was sent before the peer saw us counted in is in the queue now: look once more. */
