@@ -179,6 +179,7 @@ struct fastrmi_ctx {
 	uint64_t spin_nsec;         /* the config's spin: the longest a waiter spins */
 	int wait_mode;             /* enum fastrmi_wait_mode */
 	unsigned long wakes;       /* sleeping waiters woken so far (fr_wait_loop stops spinning) */
+	int spinners;              /* threads spinning in fr_wait_loop (adaptive waiting) */
 	struct fr_doorbell *bell;  /* the backend's doorbell, if it has one: waiters sleep on it */
 	int bell_look_ms;          /* > 0: the longest a waiter sleeps on the doorbell unrung */
 	int poller;                /* a thread is in be->block (contexts without a doorbell) */

@@ -747,36 +747,42 @@ static void fr_relax(void)
  * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
  * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
  * the context woke another waiting thread meanwhile: in a nested call (a callback) that thread
- * is the one we wait for, and it needs the core we would spin on.
+ * is the one we wait for, and it needs the core we would spin on. Adaptive waiting lets only so
+ * many threads of a context spin at once (fr_wait_spinners_max): the others block at once.
  */
 static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
 			char *err, size_t errlen)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	struct fr_wait_budget *budget = ready == fr_recv_ready ? &s->rx_wait : &s->tx_wait;
+	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
 	uint64_t start = 0, spin = 0, now;
 	unsigned long wakes = 0;
-	int waiting = 0, blocked = 0;
+	int waiting = 0, blocked = 0, counted = 0;
 	int ret;
 
 	for (;;) {
 		ret = fr_progress(ctx, err, errlen);
-		if (s->aborted)
-			return fr_stream_error(s, err, errlen);
+		if (s->aborted) {
+			ret = fr_stream_error(s, err, errlen);
+			break;
+		}
 		if (ready(s)) {
-			if (waiting && ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE)
+			if (waiting && adaptive)
 				fr_wait_learn(budget, ctx->spin_nsec, fr_now_nsec() - start, !blocked);
-			return 0;
+			ret = 0;
+			break;
 		}
 		if (ret < 0)
-			return ret;
+			break;
 		ret = fr_stream_error(s, err, errlen);
 		if (ret < 0)
-			return ret;
+			break;
 		now = fr_now_nsec();
 		if (now >= deadline) {
 			fr_seterr(err, errlen, "stream %llu: timed out", (unsigned long long)s->local_id);
-			return FASTRMI_ERR_TIMEOUT;
+			ret = FASTRMI_ERR_TIMEOUT;
+			break;
 		}
 		if (!waiting) {
 			/* A wait starts: a call that found its data at once was none. */
@@ -784,8 +790,15 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			start = now;
 			wakes = ctx->wakes;
 			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
-						ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE && ctx->spin_nsec > 0 &&
-						fr_wait_machine_crowded(now));
+						adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now));
+			if (spin > 0 && adaptive) {
+				if (ctx->spinners >= fr_wait_spinners_max()) {
+					spin = 0;
+				} else {
+					ctx->spinners++;
+					counted = 1;
+				}
+			}
 		}
 		if (!blocked && now - start < spin && ctx->wakes == wakes) {
 			/* Spin, but let other threads of this context at the lock. */
@@ -794,10 +807,17 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			pthread_mutex_lock(&ctx->lock);
 			continue;
 		}
+		if (counted) {
+			ctx->spinners--;
+			counted = 0;
+		}
 		blocked = 1;
 		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
 		fr_block(s, ready, deadline);
 	}
+	if (counted)
+		ctx->spinners--;
+	return ret;
 }
 
 static int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,

@@ -93,12 +93,26 @@ int fr_wait_crowded_by(const char *loadavg, int cpus)
 
 static int fr_usable_cpus(void)
 {
+	static _Atomic int cpus;
 	cpu_set_t set;
-	int n;
+	int n = atomic_load_explicit(&cpus, memory_order_relaxed);
 
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return (int)sysconf(_SC_NPROCESSORS_ONLN);
-	n = CPU_COUNT(&set);
+	if (n > 0)
+		return n;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+	else
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	atomic_store_explicit(&cpus, n, memory_order_relaxed);
+	return n;
+}
+
+int fr_wait_spinners_max(void)
+{
+	int n = fr_usable_cpus() / 2;
+
 	return n > 0 ? n : 1;
 }
 
@@ -106,7 +120,6 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;
 	static _Atomic int crowded;
-	static _Atomic int cpus;
 	uint64_t last = atomic_load_explicit(&checked_nsec, memory_order_relaxed);
 	char text[128];
 	ssize_t n;
@@ -117,8 +130,6 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 	/* One thread looks; the others keep the last verdict meanwhile. */
 	if (!atomic_compare_exchange_strong(&checked_nsec, &last, now_nsec))
 		return atomic_load_explicit(&crowded, memory_order_relaxed);
-	if (atomic_load_explicit(&cpus, memory_order_relaxed) == 0)
-		atomic_store_explicit(&cpus, fr_usable_cpus(), memory_order_relaxed);
 	fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0; /* no /proc: never called crowded */
@@ -127,7 +138,6 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 	if (n <= 0)
 		return 0;
 	text[n] = '\0';
-	atomic_store_explicit(&crowded, fr_wait_crowded_by(text, atomic_load_explicit(&cpus, memory_order_relaxed)),
-			      memory_order_relaxed);
+	atomic_store_explicit(&crowded, fr_wait_crowded_by(text, fr_usable_cpus()), memory_order_relaxed);
 	return atomic_load_explicit(&crowded, memory_order_relaxed);
 }

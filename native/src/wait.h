@@ -16,7 +16,8 @@
  *  - not at all while the machine has more runnable threads than this process may use cores,
  *    beyond the two ends of a ping-pong (a busy node);
  *  - and the caller stops a spin early when it wakes another thread of its context (a nested
- *    call: that thread is probably the one the spinner waits for).
+ *    call: that thread is probably the one the spinner waits for), and lets only
+ *    fr_wait_spinners_max threads of a context spin at once (many clients).
  *
  * Pure logic on plain numbers, so that tests reach it without a provider (tests/unit_wait.c).
  */
@@ -66,6 +67,13 @@ void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_
  */
 #define FR_WAIT_CROWD_CHECK_NSEC 10000000u
 int fr_wait_machine_crowded(uint64_t now_nsec);
+
+/*
+ * How many threads of one context may spin at once under adaptive waiting: half the CPUs this
+ * process may use, at least one. More spinners take the cores the threads they wait for need,
+ * and contend for the context's lock.
+ */
+int fr_wait_spinners_max(void);
 
 /* The verdict for a /proc/loadavg text and a number of usable CPUs (for the tests). */
 int fr_wait_crowded_by(const char *loadavg, int cpus);

@@ -3,6 +3,7 @@
  * A unit test of one internal module, so it is built from that source, not from the library.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "../src/wait.h"
@@ -116,6 +117,9 @@ static void test_crowded_by(void)
 	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
 	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
 	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
+	CHECK("at least one thread of a context may spin, at most half the CPUs",
+	      fr_wait_spinners_max() >= 1 && fr_wait_spinners_max() <= (int)sysconf(_SC_NPROCESSORS_ONLN),
+	      "%d", fr_wait_spinners_max());
 	CHECK("this machine's /proc/loadavg can be read", fr_wait_machine_crowded(1) == 0 ||
 	      fr_wait_machine_crowded(1) == 1, "bad verdict");
 }
