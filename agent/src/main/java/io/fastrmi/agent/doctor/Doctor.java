@@ -9,6 +9,7 @@ import io.fastrmi.fastsockets.config.ConfigException;
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPattern;
 import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.fastsockets.config.SlowTransports;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -100,6 +101,9 @@ public final class Doctor {
         out.println("transports on this machine:");
         row("tcp", "available (pure Java)");
         nativeTransports(config);
+        for (String transport : config.allTransports()) {
+            SlowTransports.whySlower(transport).ifPresent(why -> row(transport + " (in the config)", why));
+        }
         row("scope = jvm", (Runtime.version().feature() >= 22 ? "possible on this JDK"
                 : "needs JDK 22 or newer: here only RMI's sockets can be FastRMI's")
                 + (config.scope() == FastRmiConfig.Scope.JVM ? " (the config asks for it)" : " (the config says rmi)"));

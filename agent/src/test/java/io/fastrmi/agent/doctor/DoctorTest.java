@@ -86,6 +86,16 @@ class DoctorTest {
     }
 
     @Test
+    void aTransportSlowerThanTcpIsNamedWithWhy() throws Exception {
+        Path config = Files.writeString(dir.resolve("cluster.conf"),
+                "[host 10.0.0.0/8]\noptimize = on\ntransports = ucx:shm, ucx:tcp, tcp\n");
+        assertEquals(0, doctor(Optional.of(config), null), err::toString);
+        String text = out.toString();
+        assertTrue(text.contains("  ucx:tcp (in the config) slower than tcp across hosts"), text);
+        assertTrue(!text.contains("ucx:shm (in the config)"), text);
+    }
+
+    @Test
     void aConfigErrorIsReportedWithFileAndLine() throws Exception {
         Path config = Files.writeString(dir.resolve("bad.conf"), "scope = rmi\n[defaults]\noptimise = on\n");
         assertEquals(1, doctor(Optional.of(config), "localhost:1099"));

@@ -1,0 +1,22 @@
+package io.fastrmi.fastsockets.config;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class SlowTransportsTest {
+
+    @Test
+    void theTcpProvidersAreNamedWithTheAdviceToPutTcpFirst() {
+        for (String transport : new String[] {"ofi:tcp;ofi_rxm", "ucx:tcp", "ucx"}) {
+            assertTrue(SlowTransports.whySlower(transport).orElseThrow().contains("list tcp before it"), transport);
+        }
+    }
+
+    @Test
+    void sharedMemoryAndTcpAreNot() {
+        for (String transport : new String[] {"tcp", "ucx:shm", "ofi:shm"}) {
+            assertTrue(SlowTransports.whySlower(transport).isEmpty(), transport);
+        }
+    }
+}
