@@ -93,6 +93,7 @@ class DoctorIT {
                 + "  scope = rmi\n"
                 + "  plain-ttl = 5m\n"
                 + "  spin = 20us\n"
+                + "  wait = adaptive\n"
                 + "  offer-ports = 61000-61999\n"
                 + "\n"
                 + "  [defaults]\n"
