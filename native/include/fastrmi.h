@@ -154,17 +154,22 @@ FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint
 
 /* How a waiting thread waits, within the context's spin time (fastrmi_ctx_set_wait). */
 enum fastrmi_wait_mode {
-	/* The default. Spins about twice as long as the stream's recent replies took, and
-	 * not at all while replies outlast the spin (an idle peer, a callback), while the
-	 * machine has more runnable threads than usable CPUs, or once it woke another waiting
-	 * thread of the context (the one it probably waits for). */
+	/* The default. Spins about four times as long as the stream's recent replies took,
+	 * and not at all while replies outlast the spin (an idle peer, a callback), while the
+	 * machine has more runnable threads than usable CPUs, on one usable CPU, or once it
+	 * woke another waiting thread of the context (the one it probably waits for). */
 	FASTRMI_WAIT_ADAPTIVE = 0,
 	FASTRMI_WAIT_SPIN = 1,  /* always spins the whole spin time, then blocks */
 	FASTRMI_WAIT_BLOCK = 2, /* never spins */
 };
 
-/* Sets how the context's waiting threads wait: 0, or FASTRMI_ERR_INVALID for a bad mode. */
-FASTRMI_API int fastrmi_ctx_set_wait(fastrmi_ctx *ctx, int mode, char *err, size_t errlen);
+/*
+ * Sets how the context's waiting threads wait: 0, or FASTRMI_ERR_INVALID for a bad mode.
+ * usable_cpus: the CPUs this process may use, as the caller knows them (a JVM's
+ * availableProcessors counts a container's CPU quota), process-wide; 0: the library counts its
+ * CPU affinity mask. Adaptive waiting never spins on one CPU.
+ */
+FASTRMI_API int fastrmi_ctx_set_wait(fastrmi_ctx *ctx, int mode, int32_t usable_cpus, char *err, size_t errlen);
 
 /*
  * Copies the context's address (opaque bytes, at most FASTRMI_ADDRESS_MAX) into buf.

@@ -922,13 +922,15 @@ FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint
 	return 0;
 }
 
-FASTRMI_API int fastrmi_ctx_set_wait(fastrmi_ctx *ctx, int mode, char *err, size_t errlen)
+FASTRMI_API int fastrmi_ctx_set_wait(fastrmi_ctx *ctx, int mode, int32_t usable_cpus, char *err, size_t errlen)
 {
 	fr_clearerr(err, errlen);
 	if (ctx == NULL || (mode != FASTRMI_WAIT_ADAPTIVE && mode != FASTRMI_WAIT_SPIN && mode != FASTRMI_WAIT_BLOCK)) {
 		fr_seterr(err, errlen, "fastrmi_ctx_set_wait: %s", ctx == NULL ? "context is NULL" : "unknown mode");
 		return FASTRMI_ERR_INVALID;
 	}
+	if (usable_cpus > 0)
+		fr_wait_set_usable_cpus(usable_cpus);
 	pthread_mutex_lock(&ctx->lock);
 	ctx->wait_mode = mode;
 	pthread_mutex_unlock(&ctx->lock);

@@ -91,11 +91,17 @@ int fr_wait_crowded_by(const char *loadavg, int cpus)
 	return running > cpus + 1;
 }
 
+static _Atomic int usable_cpus; /* 0: not known yet */
+
+void fr_wait_set_usable_cpus(int cpus)
+{
+	atomic_store_explicit(&usable_cpus, cpus > 0 ? cpus : 0, memory_order_relaxed);
+}
+
 static int fr_usable_cpus(void)
 {
-	static _Atomic int cpus;
 	cpu_set_t set;
-	int n = atomic_load_explicit(&cpus, memory_order_relaxed);
+	int n = atomic_load_explicit(&usable_cpus, memory_order_relaxed);
 
 	if (n > 0)
 		return n;
@@ -105,15 +111,20 @@ static int fr_usable_cpus(void)
 		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (n < 1)
 		n = 1;
-	atomic_store_explicit(&cpus, n, memory_order_relaxed);
+	atomic_store_explicit(&usable_cpus, n, memory_order_relaxed);
 	return n;
+}
+
+int fr_wait_spinners_for(int cpus)
+{
+	if (cpus < 2)
+		return 0; /* the spinner would hold the only core the reply needs */
+	return cpus / 2;
 }
 
 int fr_wait_spinners_max(void)
 {
-	int n = fr_usable_cpus() / 2;
-
-	return n > 0 ? n : 1;
+	return fr_wait_spinners_for(fr_usable_cpus());
 }
 
 int fr_wait_machine_crowded(uint64_t now_nsec)

@@ -14,7 +14,8 @@
  *    waits, and on the next wait after a reply that came soon after all: a peer that stopped
  *    spinning too is slow to wake, so both would otherwise stay stopped;
  *  - not at all while the machine has more runnable threads than this process may use cores,
- *    beyond the two ends of a ping-pong (a busy node);
+ *    beyond the two ends of a ping-pong (a busy node), nor when the process may use one CPU
+ *    only (taskset, a container's quota): a spin there holds the only core the reply needs;
  *  - and the caller stops a spin early when it wakes another thread of its context (a nested
  *    call: that thread is probably the one the spinner waits for), and lets only
  *    fr_wait_spinners_max threads of a context spin at once (many clients).
@@ -70,10 +71,18 @@ int fr_wait_machine_crowded(uint64_t now_nsec);
 
 /*
  * How many threads of one context may spin at once under adaptive waiting: half the CPUs this
- * process may use, at least one. More spinners take the cores the threads they wait for need,
- * and contend for the context's lock.
+ * process may use, at least one, and none on one CPU. More spinners take the cores the threads
+ * they wait for need, and contend for the context's lock.
  */
 int fr_wait_spinners_max(void);
+/* The same for a number of usable CPUs (for the tests). */
+int fr_wait_spinners_for(int cpus);
+
+/*
+ * The CPUs this process may use, as the caller knows them (the JVM counts a container's CPU
+ * quota too); 0 or less: the library counts those of its CPU affinity mask (the default).
+ */
+void fr_wait_set_usable_cpus(int cpus);
 
 /* The verdict for a /proc/loadavg text and a number of usable CPUs (for the tests). */
 int fr_wait_crowded_by(const char *loadavg, int cpus);

@@ -182,7 +182,7 @@ static int side_open(struct side *s, char *why, size_t whylen)
 		snprintf(why, whylen, "fastrmi_ctx_open = %d: %s", ret, err);
 		return -1;
 	}
-	ret = fastrmi_ctx_set_wait(s->ctx, s->cfg->wait_mode, err, sizeof(err));
+	ret = fastrmi_ctx_set_wait(s->ctx, s->cfg->wait_mode, 0, err, sizeof(err));
 	if (ret != 0) {
 		snprintf(why, whylen, "fastrmi_ctx_set_wait = %d: %s", ret, err);
 		return -1;
@@ -996,7 +996,7 @@ static void test_errors(void)
 	size_t len;
 	int ret;
 
-	ret = fastrmi_ctx_set_wait(NULL, FASTRMI_WAIT_BLOCK, err, sizeof(err));
+	ret = fastrmi_ctx_set_wait(NULL, FASTRMI_WAIT_BLOCK, 0, err, sizeof(err));
 	CHECK("fastrmi_ctx_set_wait refuses a NULL context with a message",
 	      ret == FASTRMI_ERR_INVALID && strstr(err, "NULL") != NULL, "returned %d, err \"%s\"", ret, err);
 
@@ -1019,7 +1019,7 @@ static void test_errors(void)
 	CHECK("ctx_address with a short buffer says how long the address is",
 	      ret == FASTRMI_ERR_INVALID && len > sizeof(small) && len <= FASTRMI_ADDRESS_MAX,
 	      "returned %d, len %zu", ret, len);
-	ret = fastrmi_ctx_set_wait(ctx, 3, err, sizeof(err));
+	ret = fastrmi_ctx_set_wait(ctx, 3, 0, err, sizeof(err));
 	CHECK("fastrmi_ctx_set_wait refuses an unknown mode with a message",
 	      ret == FASTRMI_ERR_INVALID && strstr(err, "unknown mode") != NULL, "returned %d, err \"%s\"", ret, err);
 	ret = fastrmi_stream_open(ctx, "garbage", 7, 1, 2, &(fastrmi_stream *){ NULL }, err, sizeof(err));

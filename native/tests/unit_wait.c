@@ -2,6 +2,9 @@
  * unit_wait.c - the idle strategy (src/wait.c) on its own: plain numbers in, spin times out.
  * A unit test of one internal module, so it is built from that source, not from the library.
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -111,14 +114,24 @@ static void test_learns_again(void)
 
 static void test_crowded_by(void)
 {
+	cpu_set_t set;
+
 	CHECK("4 runnable on 2 CPUs is crowded", fr_wait_crowded_by("0.52 0.58 0.59 4/467 12345\n", 2), "not");
 	CHECK("3 runnable on 2 CPUs, the two ends of a ping-pong among them, is not",
 	      !fr_wait_crowded_by("0.52 0.58 0.59 3/467 12345\n", 2), "is");
 	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
 	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
 	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
-	CHECK("at least one thread of a context may spin, at most half the CPUs",
-	      fr_wait_spinners_max() >= 1 && fr_wait_spinners_max() <= (int)sysconf(_SC_NPROCESSORS_ONLN),
+	CHECK("at most half the CPUs' threads of a context spin at once, at least one",
+	      fr_wait_spinners_for(16) == 8 && fr_wait_spinners_for(3) == 1 && fr_wait_spinners_for(2) == 1,
+	      "%d %d %d", fr_wait_spinners_for(16), fr_wait_spinners_for(3), fr_wait_spinners_for(2));
+	CHECK("none on one CPU, where the spinner holds the core the reply needs",
+	      fr_wait_spinners_for(1) == 0 && fr_wait_spinners_for(0) == 0, "%d", fr_wait_spinners_for(1));
+	fr_wait_set_usable_cpus(1);
+	CHECK("the caller's count of usable CPUs counts", fr_wait_spinners_max() == 0, "%d", fr_wait_spinners_max());
+	fr_wait_set_usable_cpus(0);
+	CHECK("else the library counts the CPUs of this process's affinity mask",
+	      sched_getaffinity(0, sizeof(set), &set) == 0 && fr_wait_spinners_max() == fr_wait_spinners_for(CPU_COUNT(&set)),
 	      "%d", fr_wait_spinners_max());
 	CHECK("this machine's /proc/loadavg can be read", fr_wait_machine_crowded(1) == 0 ||
 	      fr_wait_machine_crowded(1) == 1, "bad verdict");

@@ -40,7 +40,9 @@ final class FfmTransport implements NativeTransport {
                 throw new IOException("cannot open native transport " + name + ": " + err.getString(0));
             }
             MemorySegment context = out.get(ValueLayout.ADDRESS, 0);
-            rc = (int) calls.ctxSetWait.invokeExact(context, wait.nativeCode(), err, (long) ERROR_BUFFER);
+            // The JVM's count of usable CPUs includes a container's quota, which the library cannot see.
+            rc = (int) calls.ctxSetWait.invokeExact(context, wait.nativeCode(), Runtime.getRuntime().availableProcessors(),
+                    err, (long) ERROR_BUFFER);
             if (rc != 0) {
                 calls.ctxClose.invokeExact(context);
                 throw new IOException("native transport " + name + ": fastrmi_ctx_set_wait failed (" + rc + "): "

@@ -51,7 +51,7 @@ final class NativeCalls {
         ctxOpen = linker.downcallHandle(find(library, "fastrmi_ctx_open"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
         ctxSetWait = linker.downcallHandle(find(library, "fastrmi_ctx_set_wait"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
         ctxAddress = linker.downcallHandle(find(library, "fastrmi_ctx_address"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         ctxClose = linker.downcallHandle(find(library, "fastrmi_ctx_close"), FunctionDescriptor.ofVoid(ADDRESS));
