@@ -86,7 +86,7 @@ public final class Bench {
                     BusyLoad busy = load.equals(BenchOptions.LOADED)
                             ? BusyLoad.start(Runtime.getRuntime().availableProcessors()) : BusyLoad.none();
                     try {
-                        outcomes = runner.run(column, tag);
+                        outcomes = runner.run(column, tag, round);
                     } finally {
                         busy.close();
                     }

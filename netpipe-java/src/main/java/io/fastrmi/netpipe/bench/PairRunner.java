@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,12 @@ final class PairRunner {
         this.jfrSettings = Files.writeString(workDir.resolve("handshakes.jfc"), HandshakeCheck.SETTINGS);
     }
 
-    /** {@code tag} names this run's files (config, recordings). */
-    Map<String, Outcome> run(Column column, String tag) {
+    /**
+     * {@code tag} names this run's files (config, recordings). Each round starts with another kernel:
+     * the first kernel of a pair runs while the scheduler still settles where the two JVMs' threads
+     * go (here it was 2-3x slower or faster than the same kernel run later), so no kernel always pays it.
+     */
+    Map<String, Outcome> run(Column column, String tag, int round) {
         Path serverJfr = workDir.resolve(tag + "-server.jfr");
         Path clientJfr = workDir.resolve(tag + "-client.jfr");
         List<String> logs = new ArrayList<>();
@@ -45,7 +50,7 @@ final class PairRunner {
             Map<String, Outcome> outcomes;
             try {
                 Path config = column.withAgent() ? writeConfig(column, tag) : null;
-                outcomes = runPair(column, config, serverJfr, clientJfr, logs);
+                outcomes = runPair(column, config, serverJfr, clientJfr, logs, kernelOrder(round));
             } catch (RuntimeException | IOException e) {
                 System.err.println("[" + tag + "] failed: " + e.getMessage());
                 outcomes = allFailed(firstLine(e.getMessage()));
@@ -83,12 +88,20 @@ final class PairRunner {
         return Files.write(workDir.resolve(tag + ".conf"), lines);
     }
 
-    private Map<String, Outcome> runPair(Column column, Path config, Path serverJfr, Path clientJfr, List<String> logs) {
+    /** The kernels, rotated to start with the round's own. */
+    private List<String> kernelOrder(int round) {
+        List<String> order = new ArrayList<>(options.kernels());
+        Collections.rotate(order, -((round - 1) % order.size()));
+        return order;
+    }
+
+    private Map<String, Outcome> runPair(Column column, Path config, Path serverJfr, Path clientJfr, List<String> logs,
+            List<String> kernels) {
         try (ManagedJvm server = hosts.server(launcher(column, "server", config, serverJfr))
                 .classpathOf(BenchServer.class).main(BenchServer.class).args(hosts.serverArgs()).start()) {
             try {
                 String port = server.awaitLine(BenchServer.READY, START_LIMIT).group(1);
-                return runClient(column, config, clientJfr, port, logs);
+                return runClient(column, config, clientJfr, port, logs, kernels);
             } finally {
                 quit(server);
                 logs.addAll(server.output());
@@ -96,8 +109,9 @@ final class PairRunner {
         }
     }
 
-    private Map<String, Outcome> runClient(Column column, Path config, Path clientJfr, String port, List<String> logs) {
-        List<String> args = List.of(hosts.serverAddress(), port, "--kernels", String.join(",", options.kernels()),
+    private Map<String, Outcome> runClient(Column column, Path config, Path clientJfr, String port, List<String> logs,
+            List<String> kernels) {
+        List<String> args = List.of(hosts.serverAddress(), port, "--kernels", String.join(",", kernels),
                 "--calls", String.valueOf(options.calls()), "--warmup", String.valueOf(options.warmup()));
         try (ManagedJvm client = hosts.client(launcher(column, "client", config, clientJfr))
                 .classpathOf(BenchClient.class).main(BenchClient.class).args(args).start()) {
