@@ -1,5 +1,6 @@
 package io.fastrmi.agent;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
@@ -27,6 +28,7 @@ import java.util.zip.ZipEntry;
 final class BootstrapJar {
 
     static final String RESOURCE = "META-INF/fastrmi/fastrmi-boot.jar";
+    static final String WEAVER_RESOURCE = "META-INF/fastrmi/fastrmi-weaver.jar";
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     private static Path cacheDirectory;
     private static boolean exiting;
@@ -35,23 +37,64 @@ final class BootstrapJar {
     }
 
     static Path appendToBootClassPath(Instrumentation inst) throws IOException {
-        Path jar = extract(readResource(RESOURCE), cacheDirectory(), "fastrmi-boot-", ".jar");
+        Path jar = extract(carried(RESOURCE), cacheDirectory(), "fastrmi-boot-", ".jar");
         inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
         return jar;
     }
 
-    /** Reads a file inside the agent jar straight from it (the JDK shares its already-read directory). */
-    static byte[] readResource(String resource) throws IOException {
-        Path agentJar;
+    /**
+     * Byte Buddy (relocated), which only the weaver uses, goes on the system class path when RMI
+     * first loads a class the agent instruments: kept apart in a nested jar, its 3,091 classes are
+     * not in the agent jar's directory, which every JVM with the agent reads at start. (Run from a
+     * build directory, it is on the class path already.)
+     */
+    static void appendWeaverToSystemClassPath(Instrumentation inst) throws IOException {
+        if (Files.isDirectory(agentJar())) {
+            return;
+        }
+        Path jar = extract(carried(WEAVER_RESOURCE), cacheDirectory(), "fastrmi-weaver-", ".jar");
+        inst.appendToSystemClassLoaderSearch(new JarFile(jar.toFile()));
+    }
+
+    private static Path agentJar() throws IOException {
         try {
-            agentJar = Path.of(BootstrapJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(BootstrapJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | RuntimeException e) {
             throw new IOException("cannot locate the agent jar", e);
         }
+    }
+
+    /**
+     * A file the agent jar carries: its size and CRC as the jar's directory gives them, its bytes
+     * read (inflated) only when they must be written out; or bytes in hand.
+     */
+    record Carried(long size, long crc, Path agentJar, String resource, byte[] bytes) {
+        static Carried of(byte[] bytes) {
+            return new Carried(bytes.length, crc32(bytes), null, null, bytes);
+        }
+
+        byte[] content() throws IOException {
+            return bytes != null ? bytes : read(agentJar, resource);
+        }
+    }
+
+    /** A file inside the agent jar (the JDK shares the jar's already-read directory). */
+    static Carried carried(String resource) throws IOException {
+        Path agentJar = agentJar();
         if (Files.isDirectory(agentJar)) {
             // Classes run from a build directory (tests): the files lie beside them.
-            return Files.readAllBytes(agentJar.resolve(resource));
+            return Carried.of(Files.readAllBytes(agentJar.resolve(resource)));
         }
+        try (JarFile jar = new JarFile(agentJar.toFile(), false)) {
+            ZipEntry entry = jar.getEntry(resource);
+            if (entry == null || entry.getSize() < 0 || entry.getCrc() < 0) {
+                throw new IOException(resource + " is missing from " + agentJar + " (a broken build?)");
+            }
+            return new Carried(entry.getSize(), entry.getCrc(), agentJar, resource, null);
+        }
+    }
+
+    private static byte[] read(Path agentJar, String resource) throws IOException {
         try (JarFile jar = new JarFile(agentJar.toFile(), false)) {
             ZipEntry entry = jar.getEntry(resource);
             if (entry == null) {
@@ -63,21 +106,29 @@ final class BootstrapJar {
         }
     }
 
+    static Path extract(byte[] content, Path dir, String prefix, String suffix) throws IOException {
+        return extract(Carried.of(content), dir, prefix, suffix);
+    }
+
     /**
-     * Writes {@code content} to {@code dir/PREFIX-SIZE-CRC.SUFFIX} unless an identical file is there. The name only tells versions apart; that no other user can write the directory is what
-     * makes a file found there safe to use. (A CRC, not a cryptographic hash: loading the security
-     * providers would cost start-up time for no gain.)
+     * Writes {@code file} to {@code dir/PREFIX-SIZE-CRC.SUFFIX} unless an identical file is there. The
+     * name only tells versions apart; that no other user can write the directory is what makes a
+     * file found there safe to use. (A CRC, not a cryptographic hash: loading the security providers
+     * would cost start-up time for no gain.)
      */
-    static synchronized Path extract(byte[] content, Path dir, String prefix, String suffix) throws IOException {
+    static synchronized Path extract(Carried file, Path dir, String prefix, String suffix) throws IOException {
         if (exiting) {
             // The private folder is being removed: a file written now would be left behind.
             throw new IOException("the JVM is exiting: " + prefix + suffix + " is not extracted");
         }
-        long crc = crc32(content);
-        Path target = dir.resolve(prefix + content.length + "-" + Long.toHexString(crc) + suffix);
-        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == content.length
-                && crc32(Files.readAllBytes(target)) == crc) {
+        Path target = dir.resolve(prefix + file.size() + "-" + Long.toHexString(file.crc()) + suffix);
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == file.size()
+                && crc32(readAll(target)) == file.crc()) {
             return target;
+        }
+        byte[] content = file.content();
+        if (content.length != file.size() || crc32(content) != file.crc()) {
+            throw new IOException(target.getFileName() + ": the agent jar's copy is damaged (size or CRC differs)");
         }
         Files.createDirectories(dir);
         Path temporary = Files.createTempFile(dir, prefix, ".tmp");
@@ -150,6 +201,13 @@ final class BootstrapJar {
         return Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"))
                 && !permissions.contains(PosixFilePermission.GROUP_WRITE)
                 && !permissions.contains(PosixFilePermission.OTHERS_WRITE);
+    }
+
+    /** Files.readAllBytes would load the NIO channel classes on every JVM's start path; java.io's are loaded already. */
+    private static byte[] readAll(Path file) throws IOException {
+        try (FileInputStream in = new FileInputStream(file.toFile())) {
+            return in.readAllBytes();
+        }
     }
 
     static long crc32(byte[] content) {

@@ -47,11 +47,13 @@ public final class FastRmiAgent {
             BootstrapJar.appendToBootClassPath(inst);
             // Only now may FastRMI's runtime classes load, from the boot class path just added; so
             // they are named in a class of their own, which loads only now too.
-            Startup.installRuntime(inst, config);
+            // Set first: attached late, the install itself instruments RMI's loaded classes, and logs it.
+            StartLine.set("FastRMI " + version() + " (" + how + ") on " + jdkDescription() + ", config: " + config);
+            boolean everySocket = Startup.installRuntime(inst, config);
             started = true;
-            // Setting up the application's logging can take tens of milliseconds: not on the main thread.
-            new StartLog("FastRMI " + version() + " (" + how + ") on " + jdkDescription() + ", config: " + config)
-                    .start();
+            if (everySocket) {
+                StartLine.log(); // scope = jvm: FastRMI has work from now on
+            }
         } catch (Throwable t) {
             boolean explained = t instanceof IllegalArgumentException || t.getClass().getName().endsWith("ConfigException");
             System.getLogger(LOGGER).log(System.Logger.Level.ERROR, "FastRMI is OFF, this JVM runs plain RMI: "
@@ -60,21 +62,6 @@ public final class FastRmiAgent {
     }
 
     static final String LOGGER = "io.fastrmi.agent";
-
-    /** Logs the start-up line from a thread of its own (not a daemon: the line is never lost). */
-    private static final class StartLog extends Thread {
-        private final String line;
-
-        StartLog(String line) {
-            super("fastrmi-start-log");
-            this.line = line;
-        }
-
-        @Override
-        public void run() {
-            System.getLogger(LOGGER).log(System.Logger.Level.INFO, line);
-        }
-    }
 
     static String version() {
         String version = FastRmiAgent.class.getPackage().getImplementationVersion();

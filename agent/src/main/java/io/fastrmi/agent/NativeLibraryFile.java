@@ -41,7 +41,7 @@ public final class NativeLibraryFile {
                     + System.getProperty("os.name") + " " + System.getProperty("os.arch")
                     + " (build one and name it with native-library)");
         }
-        Path file = BootstrapJar.extract(BootstrapJar.readResource(RESOURCE), BootstrapJar.cacheDirectory(),
+        Path file = BootstrapJar.extract(BootstrapJar.carried(RESOURCE), BootstrapJar.cacheDirectory(),
                 "libfastrmi-", ".so");
         return file;
     }

@@ -1,5 +1,7 @@
 package io.fastrmi.agent;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
@@ -23,11 +25,20 @@ final class RmiInstrumentation implements ClassFileTransformer {
             "sun/rmi/transport/StreamRemoteCall",
             "sun/rmi/transport/tcp/TCPEndpoint");
 
+    private final Instrumentation inst;
+    private final Module rmi;
+    private final Module helpers;
     private volatile AdviceWeaver weaver;
 
+    private RmiInstrumentation(Instrumentation inst, Module rmi, Module helpers) {
+        this.inst = inst;
+        this.rmi = rmi;
+        this.helpers = helpers;
+    }
+
     /**
-     * Lets {@code java.rmi} see the boot class path's helpers, registers the transformer and
-     * retransforms targets that are already loaded (when attached late, or RMI used before premain).
+     * Registers the transformer and retransforms targets that are already loaded (when attached
+     * late, or RMI used before premain). The rest waits for RMI's first class (see {@link #weaver}).
      */
     static void install(Instrumentation inst, Module helpers) throws UnmodifiableClassException {
         Module rmi = ModuleLayer.boot().findModule("java.rmi").orElse(null);
@@ -35,18 +46,12 @@ final class RmiInstrumentation implements ClassFileTransformer {
             System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.INFO, "FastRMI: this runtime has no java.rmi module; nothing to instrument");
             return;
         }
-        // Inlined advice runs as java.rmi code calling into the boot loader's unnamed module, which
-        // needs a reads edge. HotSpot adds one itself once a class of the module is transformed
-        // (Modules.transformedByAgent, seen on 17.0.15 and 25.0.3); saying it here keeps us
-        // independent of that. The helpers also read RMI's connection objects reflectively.
-        inst.redefineModule(rmi, Set.of(helpers), Map.of(),
-                Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
-                Set.of(), Map.of());
-        RmiInstrumentation transformer = new RmiInstrumentation();
+        RmiInstrumentation transformer = new RmiInstrumentation(inst, rmi, helpers);
         inst.addTransformer(transformer, true);
         List<Class<?>> loaded = new ArrayList<>();
         for (Class<?> type : inst.getAllLoadedClasses()) {
-            if (type.getClassLoader() == null && TARGETS.contains(type.getName().replace('.', '/'))) {
+            // The module first: a field read, where a class's name is made on first asking.
+            if (type.getModule() == rmi && TARGETS.contains(type.getName().replace('.', '/'))) {
                 loaded.add(type);
             }
         }
@@ -71,14 +76,31 @@ final class RmiInstrumentation implements ClassFileTransformer {
         }
     }
 
-    /** Made at the first RMI class load: only then do Byte Buddy's classes load. */
+    /**
+     * Made at the first RMI class load: only then do Byte Buddy's classes load, and only then does
+     * {@code java.rmi} learn to see the helpers (a few milliseconds a JVM without RMI does not pay).
+     */
     private AdviceWeaver weaver() {
         AdviceWeaver current = weaver;
         if (current == null) {
             synchronized (this) {
                 current = weaver;
                 if (current == null) {
+                    // Inlined advice runs as java.rmi code calling into the boot loader's unnamed
+                    // module, which needs a reads edge. HotSpot adds one itself once a class of the
+                    // module is transformed (Modules.transformedByAgent, seen on 17.0.15 and 25.0.3);
+                    // saying it here keeps us independent of that. The helpers also read RMI's
+                    // connection objects reflectively.
+                    inst.redefineModule(rmi, Set.of(helpers), Map.of(),
+                            Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
+                            Set.of(), Map.of());
+                    try {
+                        BootstrapJar.appendWeaverToSystemClassPath(inst);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("FastRMI cannot add Byte Buddy to the class path: " + e.getMessage(), e);
+                    }
                     current = weaver = new AdviceWeaver();
+                    StartLine.log();
                 }
             }
         }

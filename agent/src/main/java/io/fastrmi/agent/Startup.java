@@ -27,8 +27,11 @@ final class Startup {
         JvmScope.install(BootstrapJar.cacheDirectory().resolve("listeners"));
     }
 
-    /** Loads the config (a bad one throws before anything changes), then switches FastRMI on. */
-    static void installRuntime(Instrumentation inst, AgentOptions.ConfigSource source)
+    /**
+     * Loads the config (a bad one throws before anything changes), then switches FastRMI on; true
+     * when it takes every socket of the JVM ({@code scope = jvm}), not only RMI's.
+     */
+    static boolean installRuntime(Instrumentation inst, AgentOptions.ConfigSource source)
             throws ConfigException, ClassNotFoundException, UnmodifiableClassException, java.io.IOException {
         FastRmiConfig config = ConfigLoading.load(source, System.getProperties(), System.getenv());
         FastRmiSockets.install(config);
@@ -39,6 +42,8 @@ final class Startup {
         RmiInstrumentation.install(inst, helpers);
         if (config.scope() == FastRmiConfig.Scope.JVM) {
             installJvmScope(inst);
+            return true;
         }
+        return false;
     }
 }

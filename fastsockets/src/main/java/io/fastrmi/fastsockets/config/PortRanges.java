@@ -31,12 +31,14 @@ public record PortRanges(List<Range> ranges) {
             if (trimmed.isEmpty()) {
                 continue;
             }
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,5})(?:-(\\d{1,5}))?").matcher(trimmed);
-            if (!m.matches()) {
+            int dash = trimmed.indexOf('-');
+            String firstText = dash < 0 ? trimmed : trimmed.substring(0, dash);
+            String lastText = dash < 0 ? firstText : trimmed.substring(dash + 1);
+            if (!isPortNumber(firstText) || !isPortNumber(lastText)) {
                 throw new IllegalArgumentException("'" + trimmed + "' is not a port or a range of ports such as 9000-9099");
             }
-            int first = Integer.parseInt(m.group(1));
-            int last = m.group(2) == null ? first : Integer.parseInt(m.group(2));
+            int first = Integer.parseInt(firstText);
+            int last = Integer.parseInt(lastText);
             if (first < 1 || last > 65535 || first > last) {
                 throw new IllegalArgumentException("'" + trimmed + "': ports go from 1 to 65535, the lower first");
             }
@@ -46,6 +48,19 @@ public record PortRanges(List<Range> ranges) {
             throw new IllegalArgumentException("no port named (write none for none)");
         }
         return new PortRanges(ranges);
+    }
+
+    /** One to five ASCII digits (parsed by hand: the built-in config is read at every JVM's start, and a regex costs it a millisecond). */
+    private static boolean isPortNumber(String text) {
+        if (text.isEmpty() || text.length() > 5) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     public boolean contains(int port) {

@@ -149,6 +149,10 @@ class FastRmiConfigTest {
         "just words|c.conf:1: expected 'key = value' or a [section], found 'just words'",
         "scope =|c.conf:1: 'scope' has no value",
         "offer-ports = 61000-|c.conf:1: offer-ports: '61000-' is not a port or a range of ports such as 9000-9099",
+        "offer-ports = -61000|c.conf:1: offer-ports: '-61000' is not a port or a range of ports such as 9000-9099",
+        "offer-ports = 1-2-3|c.conf:1: offer-ports: '1-2-3' is not a port or a range of ports such as 9000-9099",
+        "offer-ports = 610000|c.conf:1: offer-ports: '610000' is not a port or a range of ports such as 9000-9099",
+        "offer-ports = 6x|c.conf:1: offer-ports: '6x' is not a port or a range of ports such as 9000-9099",
         "offer-ports = none|c.conf:1: offer-ports needs at least one port",
         "jvm-ports = 9000|c.conf:1: 'jvm-ports' belongs in a [defaults] or [host ...] section",
     })

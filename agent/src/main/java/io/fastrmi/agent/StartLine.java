@@ -1,0 +1,32 @@
+package io.fastrmi.agent;
+
+/**
+ * The agent's one line at start (version, JDK, config), logged when FastRMI first has work: when RMI
+ * loads its first instrumented class, or at start under {@code scope = jvm}. Setting up the
+ * application's logging costs tens of milliseconds (java.util.logging, time zones, locale data),
+ * which a JVM that never uses RMI should not pay: it was a third of the start-up the agent added.
+ */
+final class StartLine {
+
+    private static String line;
+    private static boolean logged;
+
+    private StartLine() {
+    }
+
+    static synchronized void set(String text) {
+        line = text;
+    }
+
+    /** Logs the line once, from a thread of its own (not a daemon: the line is never lost). */
+    static synchronized void log() {
+        if (logged || line == null) {
+            return;
+        }
+        logged = true;
+        String text = line;
+        Thread thread = new Thread(() -> System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.INFO, text),
+                "fastrmi-start-log");
+        thread.start();
+    }
+}
