@@ -27,15 +27,46 @@
  */
 #define _GNU_SOURCE /* pthread_condattr_setclock */
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "internal.h"
 #include "wait.h"
+
+/*
+ * A stream's ring and receive buffer come straight from the kernel: a page costs memory only
+ * once touched, so a stream of small messages holds the few pages it uses (its ring starts over
+ * at 0 whenever it is empty), and a closed stream gives all back. malloc would keep freed
+ * buffers in the heap, and calloc zero all 256 KiB of a receive buffer taken from it.
+ */
+static void *fr_pages_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void fr_pages_free(void *p, size_t size, const char *what)
+{
+	if (p != NULL && munmap(p, size) != 0)
+		fprintf(stderr, "libfastrmi: munmap %s: %s\n", what, strerror(errno));
+}
+
+static void fr_rx_free(struct fr_rx *rx)
+{
+	fr_pages_free(rx, sizeof(*rx), "receive buffer");
+}
+
+static void fr_ring_free(unsigned char *ring)
+{
+	fr_pages_free(ring, FASTRMI_STREAM_WINDOW, "stream window");
+}
 
 /* Credit goes back to the sender once this much has been consumed. */
 #define FR_CREDIT_BATCH (FASTRMI_STREAM_WINDOW / 4)
@@ -457,7 +488,7 @@ void fr_rx_done(struct fastrmi_ctx *ctx, struct fr_rx *rx, int status, size_t le
 			ctx->orphans = rx->next_orphan;
 		if (rx->next_orphan != NULL)
 			rx->next_orphan->prev_orphan = rx->prev_orphan;
-		free(rx);
+		fr_rx_free(rx);
 		return;
 	}
 	if (status != 0) {
@@ -976,7 +1007,7 @@ FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx)
 	ctx->be->close(ctx);
 	while ((rx = ctx->orphans) != NULL) {
 		ctx->orphans = rx->next_orphan;
-		free(rx);
+		fr_rx_free(rx);
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_condattr_destroy(&ctx->condattr);
@@ -1003,10 +1034,10 @@ FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, siz
 	}
 	*streamp = NULL;
 	s = calloc(1, sizeof(*s));
-	if (s == NULL || (s->ring = malloc(FASTRMI_STREAM_WINDOW)) == NULL ||
-	    (s->rx = calloc(1, sizeof(*s->rx))) == NULL) {
+	if (s == NULL || (s->ring = fr_pages_alloc(FASTRMI_STREAM_WINDOW)) == NULL ||
+	    (s->rx = fr_pages_alloc(sizeof(*s->rx))) == NULL) {
 		if (s != NULL)
-			free(s->ring);
+			fr_ring_free(s->ring);
 		free(s);
 		fr_seterr(err, errlen, "fastrmi_stream_open: out of memory");
 		return FASTRMI_ERR_NOMEM;
@@ -1035,8 +1066,8 @@ FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, siz
 	if (s->peer == NULL) {
 		pthread_mutex_unlock(&ctx->lock);
 		pthread_cond_destroy(&s->cond);
-		free(s->rx);
-		free(s->ring);
+		fr_rx_free(s->rx);
+		fr_ring_free(s->ring);
 		free(s);
 		return code;
 	}
@@ -1155,6 +1186,8 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 	memcpy((unsigned char *)buf + first, s->ring, n - first);
 	s->ring_head = (s->ring_head + n) % FASTRMI_STREAM_WINDOW;
 	s->ring_count -= n;
+	if (s->ring_count == 0)
+		s->ring_head = 0; /* small messages keep to the first pages (and cache lines) */
 	s->unreported += n;
 	if (s->unreported >= FR_CREDIT_BATCH)
 		fr_stream_flush(s);
@@ -1274,11 +1307,11 @@ static void fr_stream_free(struct fastrmi_stream *s)
 			ctx->be->cancel_recv(ctx, rx);
 		}
 	} else {
-		free(rx);
+		fr_rx_free(rx);
 	}
 	fr_peer_unref(ctx, s->peer);
 	pthread_cond_destroy(&s->cond);
-	free(s->ring);
+	fr_ring_free(s->ring);
 	free(s);
 }
 

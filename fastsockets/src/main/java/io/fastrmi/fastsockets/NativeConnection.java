@@ -21,6 +21,10 @@ final class NativeConnection {
     static final int BYE = 0x42;
     /** How much RMI's writes are gathered into before they are sent (the native library's chunk). */
     static final int GATHER = 256 * 1024;
+    /** The gathering buffer's first size: RMI's small calls fit it, and it grows by doubling to GATHER. */
+    static final int GATHER_START = 8 * 1024;
+    /** Flushes in a row that used at most a quarter of a grown buffer before it is given back. */
+    static final int SMALL_FLUSHES_TO_SHRINK = 64;
     /**
      * Sent instead by a peer that closes before it has read the answer, so before it opened its
      * end (scope = jvm negotiates lazily): this end then reads the end of the stream, as TCP's.
@@ -63,6 +67,11 @@ final class NativeConnection {
 
     OutputStream output() {
         return output;
+    }
+
+    /** The size of the buffer RMI's writes are gathered in now: 0 when none, -1 when not gathering (tests). */
+    int gatherCapacity() {
+        return output instanceof GatheringOutput gathering ? gathering.capacity() : -1;
     }
 
     /**
@@ -222,12 +231,16 @@ final class NativeConnection {
      * RMI's output: RMI buffers 8 KiB at a time and flushes at the end of each message, so its
      * writes are gathered here, up to {@link #GATHER} bytes, and sent at its flush. A 1 MiB
      * argument then goes as 4 messages, not 128: every message costs a round trip on the tcp
-     * providers, whose send completes only when the peer has it.
+     * providers, whose send completes only when the peer has it. The buffer starts at
+     * {@link #GATHER_START} and grows as messages need; grown, it is given back after
+     * {@link #SMALL_FLUSHES_TO_SHRINK} small messages in a row, so a connection that once carried
+     * a large argument does not keep 256 KiB of heap for its small calls.
      */
     private final class GatheringOutput extends Output {
         private final ReentrantLock lock = new ReentrantLock();
         private byte[] gathered;
         private int length;
+        private int smallFlushes;
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
@@ -244,9 +257,7 @@ final class NativeConnection {
                     send(b, off, len);
                     return;
                 }
-                if (gathered == null) {
-                    gathered = new byte[GATHER];
-                }
+                makeRoom(length + len);
                 System.arraycopy(b, off, gathered, length, len);
                 length += len;
             } finally {
@@ -277,11 +288,47 @@ final class NativeConnection {
             }
         }
 
+        /** needed is at most GATHER (a larger write is sent at once). */
+        private void makeRoom(int needed) {
+            int size = gathered == null ? GATHER_START : gathered.length;
+            if (gathered != null && needed <= size) {
+                return;
+            }
+            while (size < needed) {
+                size *= 2;
+            }
+            byte[] grown = new byte[Math.min(size, GATHER)];
+            if (gathered != null) {
+                System.arraycopy(gathered, 0, grown, 0, length);
+            }
+            gathered = grown;
+        }
+
         private void sendGathered() throws IOException {
             if (length > 0) {
                 int n = length;
                 length = 0;
                 send(gathered, 0, n);
+                giveBackIfOversized(n);
+            }
+        }
+
+        private void giveBackIfOversized(int sent) {
+            if (gathered.length <= GATHER_START || sent > gathered.length / 4) {
+                smallFlushes = 0;
+            } else if (++smallFlushes >= SMALL_FLUSHES_TO_SHRINK) {
+                gathered = null;
+                smallFlushes = 0;
+            }
+        }
+
+        /** The buffer's size now, 0 when there is none (for the tests). */
+        int capacity() {
+            lock.lock();
+            try {
+                return gathered == null ? 0 : gathered.length;
+            } finally {
+                lock.unlock();
             }
         }
     }

@@ -97,6 +97,44 @@ class NativeConnectionTest {
     }
 
     @Test
+    void theGatherBufferStartsSmallGrowsAsMessagesNeedAndIsGivenBackAfterSmallOnes() throws Exception {
+        SendsSeen stream = new SendsSeen();
+        NativeConnection connection = connection(stream, true);
+        OutputStream out = connection.output();
+        assertEquals(0, connection.gatherCapacity(), "nothing before the first write");
+        out.write(new byte[100]);
+        out.flush();
+        assertEquals(NativeConnection.GATHER_START, connection.gatherCapacity(), "a small call");
+        byte[] large = new byte[200 * 1024];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) (i * 31);
+        }
+        for (int off = 0; off < large.length; off += 8192) {
+            out.write(large, off, 8192); // RMI writes 8 KiB at a time
+        }
+        out.flush();
+        assertEquals(NativeConnection.GATHER, connection.gatherCapacity(), "grown to the large message");
+        assertArrayEquals(large, java.util.Arrays.copyOfRange(stream.bytes.toByteArray(), 100, 100 + large.length),
+                "growing kept every byte in order");
+        for (int i = 1; i < NativeConnection.SMALL_FLUSHES_TO_SHRINK; i++) {
+            out.write(new byte[100]);
+            out.flush();
+        }
+        assertEquals(NativeConnection.GATHER, connection.gatherCapacity(), "kept while large messages may come back");
+        out.write(new byte[100]);
+        out.flush();
+        assertEquals(0, connection.gatherCapacity(), "given back after small messages in a row");
+        out.write(new byte[100]);
+        assertEquals(NativeConnection.GATHER_START, connection.gatherCapacity(), "and small again");
+        assertEquals(1 + 1 + NativeConnection.SMALL_FLUSHES_TO_SHRINK, stream.sends.size());
+    }
+
+    @Test
+    void javaNetsWayHasNoGatherBuffer() {
+        assertEquals(-1, connection(new SendsSeen(), false).gatherCapacity());
+    }
+
+    @Test
     void shutdownOutputSendsWhatWasGatheredThenTheEndAndRefusesMore() throws Exception {
         SendsSeen stream = new SendsSeen();
         NativeConnection connection = connection(stream, true);
