@@ -146,6 +146,11 @@ struct fr_backend {
 	 * uses it: libfabric 1.17's shm keeps a removed address's connection state and
 	 * crashes sending to the next address inserted at that index. */
 	int keeps_idle_peers;
+	/* Messages of at least this many bytes (header included) complete at the sender only once
+	 * the receiver has taken them (UCX's rendezvous), so the receiver rings the sending stream
+	 * when one arrives: a sender asleep with it in flight would otherwise sleep its full
+	 * busy-wait step (1 ms and more). 0: never. */
+	size_t sender_waits_from;
 	int (*open)(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen);
 	void (*close)(struct fastrmi_ctx *ctx);
 	int (*peer_open)(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen);

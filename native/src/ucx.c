@@ -955,6 +955,8 @@ static void fr_ucx_kick(struct fastrmi_ctx *ctx)
 
 const struct fr_backend fr_ucx_backend = {
 	.name = "ucx",
+	/* Tag sends beyond 8 KiB go rendezvous on shared memory (ucx_info -u t -e, UCX 1.13). */
+	.sender_waits_from = 8192,
 	.open = fr_ucx_open,
 	.close = fr_ucx_close,
 	.peer_open = fr_ucx_peer_open,
