@@ -83,7 +83,7 @@ fast=$(find "$out/work-agent" -name 'fastrmi-*.jfr' -size +0 | while read -r f; 
 		dirname "$f"
 	fi
 done | sort -u | wc -l)
-log "agent: $under tests ran a JVM under the agent; $fast recorded a fast connection (fastrmi.Handshake in JFR)"
+log "agent: $under tests ran a JVM where the agent instrumented RMI (its start line, logged at RMI's first instrumented class); $fast recorded a fast connection (fastrmi.Handshake in JFR)"
 regressions=$(join <(grep ' Passed$' "$out/stock.results" | cut -d' ' -f1) \
 	<(grep -v ' Passed$' "$out/agent.results" | cut -d' ' -f1) || true)
 if [[ -n $regressions ]]; then
