@@ -71,7 +71,7 @@ int fr_wait_machine_crowded(uint64_t now_nsec);
 
 /*
  * How many threads of one context may spin at once under adaptive waiting: half the CPUs this
- * process may use, at least one, and none on one CPU. More spinners take the cores the threads
+ * process may use (one on 2 or 3), none on one CPU. More spinners take the cores the threads
  * they wait for need, and contend for the context's lock.
  */
 int fr_wait_spinners_max(void);

@@ -86,24 +86,25 @@ final class BootstrapJar {
             return Carried.of(Files.readAllBytes(agentJar.resolve(resource)));
         }
         try (JarFile jar = new JarFile(agentJar.toFile(), false)) {
-            ZipEntry entry = jar.getEntry(resource);
-            if (entry == null || entry.getSize() < 0 || entry.getCrc() < 0) {
-                throw new IOException(resource + " is missing from " + agentJar + " (a broken build?)");
-            }
+            ZipEntry entry = entry(jar, agentJar, resource);
             return new Carried(entry.getSize(), entry.getCrc(), agentJar, resource, null);
         }
     }
 
     private static byte[] read(Path agentJar, String resource) throws IOException {
-        try (JarFile jar = new JarFile(agentJar.toFile(), false)) {
-            ZipEntry entry = jar.getEntry(resource);
-            if (entry == null) {
-                throw new IOException(resource + " is missing from " + agentJar + " (a broken build?)");
-            }
-            try (InputStream in = jar.getInputStream(entry)) {
-                return in.readAllBytes();
-            }
+        try (JarFile jar = new JarFile(agentJar.toFile(), false);
+                InputStream in = jar.getInputStream(entry(jar, agentJar, resource))) {
+            return in.readAllBytes();
         }
+    }
+
+    /** The entry, with the size and CRC its directory gives (a jar the build wrote has both). */
+    private static ZipEntry entry(JarFile jar, Path agentJar, String resource) throws IOException {
+        ZipEntry entry = jar.getEntry(resource);
+        if (entry == null || entry.getSize() < 0 || entry.getCrc() < 0) {
+            throw new IOException(resource + " is missing from " + agentJar + " (a broken build?)");
+        }
+        return entry;
     }
 
     static Path extract(byte[] content, Path dir, String prefix, String suffix) throws IOException {

@@ -290,10 +290,10 @@ final class NativeConnection {
 
         /** needed is at most GATHER (a larger write is sent at once). */
         private void makeRoom(int needed) {
-            int size = gathered == null ? GATHER_START : gathered.length;
-            if (gathered != null && needed <= size) {
+            if (gathered != null && needed <= gathered.length) {
                 return;
             }
+            int size = gathered == null ? GATHER_START : gathered.length;
             while (size < needed) {
                 size *= 2;
             }
