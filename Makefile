@@ -6,6 +6,8 @@
 #                 and with the agent and print the call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
+#   make churn    CHURN_CLIENTS client JVMs, one after another, to one ofi:shm server (its contexts are retired
+#                 and replaced as they fill: 256 peers each)
 #   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the RMI
 #                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
@@ -20,7 +22,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo startup bench fuzz jdk-rmi-tests deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo startup bench fuzz churn jdk-rmi-tests deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -31,6 +33,7 @@ AGENT_JAR := agent/target/fastrmi-agent.jar
 NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
 FUZZ_COUNT ?= 500000
+CHURN_CLIENTS ?= 1000
 BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
 BENCH_NETNS_TRANSPORTS ?= tcp,ucx:tcp,ofi:tcp;ofi_rxm
 BENCH_ROUNDS ?= 3
@@ -88,6 +91,12 @@ startup: build
 fuzz: build
 	$(MVN) $(MVN_PROPS) -o verify -pl agent -Dtest=NoUnit -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=AddressFuzzIT -Dit.fork.timeout=0 -Dfastrmi.fuzz.count=$(FUZZ_COUNT) $(if $(FUZZ_SEED),-Dfastrmi.fuzz.seed=$(FUZZ_SEED))
+
+# A long-lived ofi:shm server with client churn at full size: $(CHURN_CLIENTS) client JVMs over its life, at
+# libfabric's own limit of peers per context (make test runs 20 clients against contexts of 18).
+churn: build
+	$(MVN) $(MVN_PROPS) -o verify -pl agent -Dtest=NoUnit -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=ShmChurnIT -Dit.fork.timeout=0 -Dfastrmi.churn.clients=$(CHURN_CLIENTS) -Dfastrmi.churn.peers=0
 
 # OpenJDK's RMI regression tests (test/jdk/java/rmi of Debian's openjdk-17 source) with jtreg on JDK 25,
 # without the agent and with every test JVM under it; fails if a test passes only without it.

@@ -108,6 +108,7 @@ enum fastrmi_status {
 	FASTRMI_ERR_PROTOCOL = -7, /* the peer broke the stream protocol */
 	FASTRMI_ERR_NOT_FOUND = -8, /* fastrmi_tcp_peer: no such connection on this host */
 	FASTRMI_ERR_RESET = -9,    /* send to a peer that closed the stream (see fastrmi_stream_close) */
+	FASTRMI_ERR_FULL = -10,    /* the context holds all the peers it can (fastrmi_ctx_peers_left) */
 };
 
 /* Payload bytes one stream may have sent but not yet consumed by the reader. */
@@ -193,6 +194,15 @@ FASTRMI_API int fastrmi_ctx_address(fastrmi_ctx *ctx, void *buf, size_t *len);
  */
 FASTRMI_API int fastrmi_ctx_expect_peer(fastrmi_ctx *ctx, const uint8_t *ip, size_t ip_len, char *err,
 					size_t errlen);
+
+/*
+ * How many more peers (other contexts) streams of this context can reach, or -1 when no
+ * limit is known. libfabric's shm keeps at most its domain's ep_cnt (256 in 1.17) peers
+ * in an address vector, and a removed address cannot safely be reused, so an ofi:shm
+ * context reaches that many peers in its life; a stream to one more fails with
+ * FASTRMI_ERR_FULL. Open a fresh context for new peers before it gets there.
+ */
+FASTRMI_API int64_t fastrmi_ctx_peers_left(fastrmi_ctx *ctx);
 
 /*
  * Closes the context: every stream still open on it must be closed first (streams left

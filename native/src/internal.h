@@ -195,6 +195,8 @@ struct fastrmi_ctx {
 	struct fastrmi_stream *buckets[FR_STREAM_BUCKETS];
 	struct fastrmi_stream *pending;  /* streams with control messages to send */
 	struct fr_peer *peers;
+	unsigned npeers;           /* entries of peers */
+	unsigned peer_limit;       /* the most peers the backend can hold in its life; 0: no limit */
 	struct fr_tx *tx_pool;
 	struct fr_tx *tx_free;
 	unsigned tx_inflight;

@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <pthread.h>
@@ -447,6 +448,26 @@ static void fr_shm_sweep_dead_regions(void)
 	(void)closedir(dir); /* a directory stream opened for reading: nothing to lose */
 }
 
+/*
+ * The peers an shm context reaches in its life: its domain's ep_cnt, or fewer when the environment
+ * says FASTRMI_OFI_SHM_PEERS=N (never more): tests of retiring full contexts get there with a few
+ * processes.
+ */
+static unsigned fr_shm_peer_limit(size_t ep_cnt)
+{
+	const char *lower = getenv("FASTRMI_OFI_SHM_PEERS");
+	unsigned long n;
+	char *end;
+
+	if (lower != NULL && lower[0] != '\0') {
+		errno = 0;
+		n = strtoul(lower, &end, 10);
+		if (errno == 0 && *end == '\0' && n > 0 && n < ep_cnt)
+			return (unsigned)n;
+	}
+	return ep_cnt > UINT_MAX ? UINT_MAX : (unsigned)ep_cnt;
+}
+
 static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen)
 {
 	struct fi_av_attr av_attr = { .type = FI_AV_UNSPEC };
@@ -539,6 +560,10 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	if (ret != 0)
 		return fr_ofi_fail(err, errlen, "fi_enable", ret);
 	ofi->inject_size = ofi->info->tx_attr->inject_size;
+	/* shm's address vector holds as many peers as its domain has endpoints (SMR_MAX_PEERS), and
+	 * we never reuse a place (keeps_idle_peers): that is this context's peers for life. */
+	if (strcmp(provider, "shm") == 0)
+		ctx->peer_limit = fr_shm_peer_limit(ofi->info->domain_attr->ep_cnt);
 
 	if (ofi->wait == FR_OFI_WAIT_FD) {
 		ofi->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

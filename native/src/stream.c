@@ -542,6 +542,12 @@ static struct fr_peer *fr_peer_get(struct fastrmi_ctx *ctx, const void *addr, si
 			return peer;
 		}
 	}
+	if (ctx->peer_limit > 0 && ctx->npeers >= ctx->peer_limit) {
+		fr_seterr(err, errlen, "the %s context reaches %u peers already, the most it can hold: open a new "
+			  "context for new peers (fastrmi_ctx_peers_left)", ctx->be->name, ctx->npeers);
+		*code = FASTRMI_ERR_FULL;
+		return NULL;
+	}
 	peer = calloc(1, sizeof(*peer));
 	if (peer == NULL || (peer->addr = malloc(addr_len)) == NULL) {
 		free(peer);
@@ -561,6 +567,7 @@ static struct fr_peer *fr_peer_get(struct fastrmi_ctx *ctx, const void *addr, si
 	peer->refs = 1;
 	peer->next = ctx->peers;
 	ctx->peers = peer;
+	ctx->npeers++;
 	return peer;
 }
 
@@ -580,6 +587,9 @@ void fr_peer_unref(struct fastrmi_ctx *ctx, struct fr_peer *peer)
 			break;
 		}
 	}
+	/* A backend that keeps idle peers cannot reuse a removed one's place: it stays counted. */
+	if (!ctx->be->keeps_idle_peers)
+		ctx->npeers--;
 	ctx->be->peer_close(ctx, peer);
 	free(peer->addr);
 	free(peer);
@@ -984,6 +994,18 @@ FASTRMI_API int fastrmi_ctx_address(fastrmi_ctx *ctx, void *buf, size_t *len)
 }
 
 static void fr_stream_free(struct fastrmi_stream *s);
+
+FASTRMI_API int64_t fastrmi_ctx_peers_left(fastrmi_ctx *ctx)
+{
+	int64_t left;
+
+	if (ctx == NULL)
+		return 0;
+	pthread_mutex_lock(&ctx->lock);
+	left = ctx->peer_limit == 0 ? -1 : ctx->npeers >= ctx->peer_limit ? 0 : (int64_t)(ctx->peer_limit - ctx->npeers);
+	pthread_mutex_unlock(&ctx->lock);
+	return left;
+}
 
 FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx)
 {

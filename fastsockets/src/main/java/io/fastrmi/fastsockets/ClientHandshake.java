@@ -49,8 +49,7 @@ public final class ClientHandshake {
      */
     public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint,
             long localStreamId, InetAddress server) {
-        return Negotiation.offer(policy, fingerprint, name -> NativeTransports.expect(name, server)
-                ? NativeTransports.endpoint(NativeTransports.get(name), localStreamId) : null);
+        return Negotiation.offer(policy, fingerprint, name -> NativeTransports.offeredEndpoint(name, localStreamId, server));
     }
 
     /**

@@ -60,9 +60,10 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             int limit = FastRmiSockets.handshakeTimeoutMillis();
             socket.setSoTimeout(limit);
             long localId = NativeTransports.nextStreamId();
+            Handshake.Offer offer = ClientHandshake.offer(target.policy(), fingerprint, localId, address);
             ClientHandshake.Outcome outcome;
             try {
-                outcome = ClientHandshake.exchange(socket, ClientHandshake.offer(target.policy(), fingerprint, localId, address));
+                outcome = ClientHandshake.exchange(socket, offer);
             } catch (HandshakeException e) {
                 throw e;
             } catch (SocketTimeoutException e) {
@@ -92,7 +93,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             socket.setSoTimeout(0);
             Handshake.Answer answer = outcome.answer();
             socket.negotiated(answer);
-            io.fastrmi.fastsockets.nativelib.NativeStream stream = NativeTransports.openAnswered(answer, localId,
+            io.fastrmi.fastsockets.nativelib.NativeStream stream = NativeTransports.openAnswered(offer, answer, localId,
                     ControlConnection.of(socket));
             if (stream != null) {
                 socket.attach(stream, answer.transport().name());

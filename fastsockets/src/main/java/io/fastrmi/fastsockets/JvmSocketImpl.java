@@ -53,6 +53,8 @@ final class JvmSocketImpl extends SocketImpl {
     private volatile int soTimeout;
     private volatile boolean closed;
     private long localStreamId;
+    /** The client's offer, whose native endpoints name the contexts the answer's stream opens on. */
+    private Handshake.Offer offer;
     /** A listener's registration, until it closes. */
     private Closeable registration;
     private volatile InputStream tcpInput;
@@ -104,8 +106,7 @@ final class JvmSocketImpl extends SocketImpl {
             return;
         }
         localStreamId = NativeTransports.nextStreamId();
-        Handshake.Offer offer = ClientHandshake.offer(policy, FastRmiSockets.fingerprint(), localStreamId,
-                target.getAddress());
+        offer = ClientHandshake.offer(policy, FastRmiSockets.fingerprint(), localStreamId, target.getAddress());
         try {
             PlatformSockets.connect(platform, address, timeout);
         } catch (IOException e) {
@@ -255,7 +256,7 @@ final class JvmSocketImpl extends SocketImpl {
                         + Integer.toHexString(first) + ", not FastRMI's 0x46");
             }
             Handshake.Answer answer = withinHandshakeLimit(() -> Handshake.readAnswerBody(tcpInput()));
-            attach(NativeTransports.openAnswered(answer, localStreamId, controlConnection()), answer);
+            attach(NativeTransports.openAnswered(offer, answer, localStreamId, controlConnection()), answer);
             FastRmiSockets.record(event, answer);
         } catch (SocketTimeoutException e) {
             throw e;

@@ -19,8 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The native transports of this JVM: one context per transport name ("ofi:shm", "ucx", ...),
- * opened at its first offer and kept for the life of the JVM. The library is located and loaded
+ * The native transports of this JVM: the contexts of each transport name ("ofi:shm", "ucx", ...),
+ * the first opened at its first offer; one serves for the life of the JVM unless it can reach only
+ * so many peers ({@link TransportContexts}). The library is located and loaded
  * then too, so a JVM that never negotiates never loads it. A transport that cannot be opened is
  * said once and never offered.
  */
@@ -33,7 +34,7 @@ public final class NativeTransports {
 
     private static volatile LibraryLocator locator;
     private static volatile ClassLoader bindingLoader;
-    private static final Map<String, NativeTransport> OPEN = new ConcurrentHashMap<>();
+    private static final Map<String, TransportContexts> OPEN = new ConcurrentHashMap<>();
     private static final Map<String, String> UNAVAILABLE = new ConcurrentHashMap<>();
     private static final AtomicBoolean WARMED = new AtomicBoolean();
     private static volatile int spinMicros = 20;
@@ -57,27 +58,45 @@ public final class NativeTransports {
         return !name.equals("tcp");
     }
 
-    /** The open transport called {@code name}, or null when it cannot be had here (said once). */
+    /**
+     * The context of transport {@code name} that a new negotiation names (a fresh one when the
+     * current one is nearly full: {@link TransportContexts}), or null when the transport cannot be
+     * had here (said once).
+     */
     static NativeTransport get(String name) {
-        NativeTransport open = OPEN.get(name);
-        if (open != null || UNAVAILABLE.containsKey(name)) {
-            return open;
+        TransportContexts contexts = OPEN.get(name);
+        if (contexts == null && !UNAVAILABLE.containsKey(name)) {
+            contexts = open(name);
         }
-        synchronized (NativeTransports.class) {
-            open = OPEN.get(name);
-            if (open != null || UNAVAILABLE.containsKey(name)) {
-                return open;
-            }
-            try {
-                NativeTransport transport = library().openTransport(backend(name), provider(name), spinMicros, waitMode);
-                OPEN.put(name, transport);
-                return transport;
-            } catch (IOException | RuntimeException e) {
-                UNAVAILABLE.put(name, e.getMessage());
-                FastRmiSockets.logOnce("transport:" + name, "FastRMI: transport " + name
-                        + " is not available, the next one in the list is used: " + e.getMessage());
-                return null;
-            }
+        if (contexts == null) {
+            return null;
+        }
+        try {
+            return contexts.forNewPeer();
+        } catch (IOException e) {
+            return null; // not reached: forNewPeer opens only a first context, which open did
+        }
+    }
+
+    private static synchronized TransportContexts open(String name) {
+        TransportContexts contexts = OPEN.get(name);
+        if (contexts != null || UNAVAILABLE.containsKey(name)) {
+            return contexts;
+        }
+        try {
+            NativeLibrary library = library();
+            // A negotiation may still name a retired context for as long as a handshake may take.
+            contexts = new TransportContexts(name,
+                    () -> library.openTransport(backend(name), provider(name), spinMicros, waitMode),
+                    2L * FastRmiSockets.handshakeTimeoutMillis(), System::nanoTime);
+            contexts.forNewPeer();
+            OPEN.put(name, contexts);
+            return contexts;
+        } catch (IOException | RuntimeException e) {
+            UNAVAILABLE.put(name, e.getMessage());
+            FastRmiSockets.logOnce("transport:" + name, "FastRMI: transport " + name
+                    + " is not available, the next one in the list is used: " + e.getMessage());
+            return null;
         }
     }
 
@@ -261,38 +280,56 @@ public final class NativeTransports {
         }
     }
 
-    /** Lets the peer at {@code ip} connect to the transport (its listener, where it has one). */
-    static boolean expect(String name, InetAddress ip) {
-        NativeTransport transport = get(name);
-        if (transport == null) {
-            return false;
-        }
+    /** Lets the peer at {@code ip} connect to {@code context} (its listener, where it has one). */
+    static boolean expect(NativeTransport context, InetAddress ip) {
         try {
-            transport.expectPeer(ip);
+            context.expectPeer(ip);
             return true;
         } catch (IOException e) {
-            FastRmiSockets.logOnce("expect:" + name, "FastRMI: transport " + name + " is not offered: " + e.getMessage());
+            FastRmiSockets.logOnce("expect:" + context.name(), "FastRMI: transport " + context.name()
+                    + " is not offered: " + e.getMessage());
             return false;
         }
+    }
+
+    /**
+     * The endpoint an offer carries for transport {@code name} to the server at {@code server}: of
+     * the context new peers get, for stream {@code localStreamId}; null when the transport cannot be
+     * offered.
+     */
+    static String offeredEndpoint(String name, long localStreamId, InetAddress server) {
+        NativeTransport context = get(name);
+        return context != null && expect(context, server) ? endpoint(context, localStreamId) : null;
     }
 
     /**
      * The client's end of the native stream a server's answer named (for stream {@code localId} of
      * the offer), or null when the answer chose tcp.
      */
-    static NativeStream openAnswered(Handshake.Answer answer, long localId, ControlConnection connection)
-            throws IOException {
+    static NativeStream openAnswered(Handshake.Offer offer, Handshake.Answer answer, long localId,
+            ControlConnection connection) throws IOException {
         String name = answer.transport().name();
         if (!isNative(name)) {
             return null;
         }
-        NativeTransport transport = get(name);
-        if (transport == null) {
-            throw new HandshakeException("the server chose " + name + ", which this JVM did not offer");
-        }
+        NativeTransport context = offeredContext(offer, name);
         PeerEndpoint peer = parseEndpoint(answer.transport().address());
-        return transport.open(checkedPeerAddress(name, peer, connection), localId, peer.streamId());
+        return context.open(checkedPeerAddress(name, peer, connection), localId, peer.streamId());
     }
 
-
+    /** The context of ours that {@code offer} named for transport {@code name}. */
+    private static NativeTransport offeredContext(Handshake.Offer offer, String name) throws HandshakeException {
+        TransportContexts contexts = OPEN.get(name);
+        for (Handshake.Transport offered : offer.transports()) {
+            if (offered.name().equals(name) && offered.address() != null) {
+                NativeTransport context = contexts == null ? null
+                        : contexts.withAddress(parseEndpoint(offered.address()).address());
+                if (context == null) {
+                    throw new HandshakeException("the " + name + " context this JVM offered is closed");
+                }
+                return context;
+            }
+        }
+        throw new HandshakeException("the server chose " + name + ", which this JVM did not offer");
+    }
 }

@@ -1,6 +1,7 @@
 package io.fastrmi.fastsockets;
 
 import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 
 /**
@@ -8,25 +9,26 @@ import java.io.IOException;
  * end's address and a fresh stream id, and the client's end is read from its offer. A client address
  * that cannot be read falls back to tcp, said once.
  */
-record ServerPairing(Handshake.Answer answer, String transport, byte[] peerAddress, long peerId, long localId) {
+record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] peerAddress, long peerId, long localId) {
 
     static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided, ControlConnection connection) {
         String name = decided.transport().name();
         if (!NativeTransports.isNative(name)) {
-            return new ServerPairing(decided, name, null, 0, 0);
+            return new ServerPairing(decided, null, null, 0, 0);
         }
         long localId = NativeTransports.nextStreamId();
         try {
             NativeTransports.PeerEndpoint peer = NativeTransports.parseEndpoint(offeredEndpoint(offer, name));
             byte[] address = NativeTransports.checkedPeerAddress(name, peer, connection);
-            if (!NativeTransports.expect(name, connection.peer())) {
+            NativeTransport context = NativeTransports.get(name);
+            if (context == null || !NativeTransports.expect(context, connection.peer())) {
                 throw new HandshakeException("the transport cannot let the client in");
             }
             return new ServerPairing(withTransport(decided, new Handshake.Transport(name,
-                    NativeTransports.endpoint(NativeTransports.get(name), localId))), name, address, peer.streamId(), localId);
+                    NativeTransports.endpoint(context, localId))), context, address, peer.streamId(), localId);
         } catch (HandshakeException e) {
             FastRmiSockets.logOnce("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
-            return new ServerPairing(withTransport(decided, Negotiation.TCP), "tcp", null, 0, 0);
+            return new ServerPairing(withTransport(decided, Negotiation.TCP), null, null, 0, 0);
         }
     }
 
@@ -36,13 +38,13 @@ record ServerPairing(Handshake.Answer answer, String transport, byte[] peerAddre
      * ends' progress on some transports (rxm, UCX wire-up).
      */
     NativeStream open() throws HandshakeException {
-        if (peerAddress == null) {
+        if (context == null) {
             return null;
         }
         try {
-            return NativeTransports.get(transport).open(peerAddress, localId, peerId);
+            return context.open(peerAddress, localId, peerId);
         } catch (IOException e) {
-            throw new HandshakeException("cannot open the " + transport + " stream the answer named: " + e.getMessage(), e);
+            throw new HandshakeException("cannot open the " + context.name() + " stream the answer named: " + e.getMessage(), e);
         }
     }
 

@@ -53,6 +53,15 @@ public interface NativeTransport extends AutoCloseable {
         }
     }
 
+    /**
+     * How many more peers streams of this context can reach, or -1 when no limit is known: an
+     * {@code ofi:shm} context reaches 256 in its life ({@code fastrmi_ctx_peers_left}).
+     */
+    long peersLeft();
+
+    /** Closes the context if no stream of it is open (and then no stream opens on it); true if closed. */
+    boolean closeIfIdle();
+
     /** Closes the context; its streams must be closed first. */
     @Override
     void close();

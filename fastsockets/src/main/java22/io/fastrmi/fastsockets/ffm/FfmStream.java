@@ -235,6 +235,7 @@ final class FfmStream implements NativeStream {
             throw new IllegalStateException("fastrmi_stream_close", t);
         } finally {
             arena.close();
+            transport.streamClosed();
         }
     }
 

@@ -19,6 +19,7 @@ final class FfmTransport implements NativeTransport {
     private final MemorySegment context;
     private final byte[] address;
     private boolean closed;
+    private int openStreams;
 
     private FfmTransport(NativeCalls calls, String name, MemorySegment context, byte[] address) {
         this.calls = calls;
@@ -81,8 +82,45 @@ final class FfmTransport implements NativeTransport {
             if (closed) {
                 throw new IOException("native transport " + name + " is closed");
             }
+            // Counted before the context is used, so that closeIfIdle cannot close it under us.
+            openStreams++;
         }
-        return FfmStream.open(calls, this, context, peerAddress, localId, peerId);
+        boolean opened = false;
+        try {
+            NativeStream stream = FfmStream.open(calls, this, context, peerAddress, localId, peerId);
+            opened = true;
+            return stream;
+        } finally {
+            if (!opened) {
+                streamClosed();
+            }
+        }
+    }
+
+    /** A stream of this context was freed. */
+    synchronized void streamClosed() {
+        openStreams--;
+    }
+
+    @Override
+    public synchronized long peersLeft() {
+        if (closed) {
+            return 0;
+        }
+        try {
+            return (long) calls.ctxPeersLeft.invokeExact(context);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_ctx_peers_left", t);
+        }
+    }
+
+    @Override
+    public synchronized boolean closeIfIdle() {
+        if (openStreams > 0) {
+            return false;
+        }
+        close();
+        return true;
     }
 
     @Override
