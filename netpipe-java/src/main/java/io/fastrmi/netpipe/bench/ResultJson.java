@@ -68,6 +68,8 @@ final class ResultJson {
                 + ", \"kernel\": " + string(kernel) + ", \"median_us\": " + number(cell.medianOfMedians(timed))
                 + ", \"p99_us\": " + number(cell.medianOfP99s(timed))
                 + ", \"ratio\": " + (column.withAgent() ? number(results.ratio(load, column, kernel)) : "null")
+                + ", \"round_ratio_range\": " + (column.withAgent() ? results.roundRatioRange(load, column, kernel)
+                        .map(r -> "[" + number(r[0]) + ", " + number(r[1]) + "]").orElse("null") : "null")
                 + ", \"rounds\": [" + String.join(", ", rounds) + "]}";
     }
 

@@ -62,7 +62,10 @@ final class ResultTable {
         notes.forEach((note, number) -> out.println("  [" + number + "] " + note));
     }
 
-    /** "median/p99 (ratio x)", "n/a [k]" or "error [k]"; "[k]" also marks timings that some rounds lack. */
+    /**
+     * "median/p99 (ratio x low-high)", with the lowest and highest ratio of single rounds when there
+     * are several; "n/a [k]" or "error [k]"; "[k]" also marks timings that some rounds lack.
+     */
     private String cellText(String load, Column column, String kernel, Map<String, Integer> notes) {
         Cell cell = results.cell(load, column, kernel);
         List<String> numbers = new ArrayList<>();
@@ -82,7 +85,9 @@ final class ResultTable {
         String text = String.format(Locale.ROOT, "%.1f/%.1f", cell.medianOfMedians(timed), cell.medianOfP99s(timed));
         if (column.withAgent()) {
             double ratio = results.ratio(load, column, kernel);
-            text += Double.isNaN(ratio) ? " (-)" : String.format(Locale.ROOT, " (%.2fx)", ratio);
+            text += Double.isNaN(ratio) ? " (-)" : String.format(Locale.ROOT, " (%.2fx%s)", ratio,
+                    results.roundRatioRange(load, column, kernel).filter(r -> timed.size() > 1)
+                            .map(r -> String.format(Locale.ROOT, " %.2f-%.2f", r[0], r[1])).orElse(""));
         }
         return text + marker;
     }

@@ -40,9 +40,32 @@ final class Results {
     double ratio(String load, Column column, String kernel) {
         Cell agent = cell(load, column, kernel);
         Cell stock = cell(load, Column.STOCK, kernel);
+        Set<Integer> rounds = timedInBoth(agent, stock);
+        return agent.medianOfMedians(rounds) / stock.medianOfMedians(rounds);
+    }
+
+    /**
+     * The lowest and highest ratio of single rounds (the agent's round median over stock's in the
+     * same round): how far one round may be trusted; empty when no round timed both.
+     */
+    Optional<double[]> roundRatioRange(String load, Column column, String kernel) {
+        Cell agent = cell(load, column, kernel);
+        Cell stock = cell(load, Column.STOCK, kernel);
+        Set<Integer> rounds = timedInBoth(agent, stock);
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (int round : rounds) {
+            double ratio = agent.medianOfMedians(Set.of(round)) / stock.medianOfMedians(Set.of(round));
+            low = Math.min(low, ratio);
+            high = Math.max(high, ratio);
+        }
+        return rounds.isEmpty() ? Optional.empty() : Optional.of(new double[] {low, high});
+    }
+
+    private static Set<Integer> timedInBoth(Cell agent, Cell stock) {
         Set<Integer> rounds = new TreeSet<>(agent.timedRounds());
         rounds.retainAll(stock.timedRounds());
-        return agent.medianOfMedians(rounds) / stock.medianOfMedians(rounds);
+        return rounds;
     }
 
     /** The highest ratio of the column across the kernels, if any kernel has one. */
