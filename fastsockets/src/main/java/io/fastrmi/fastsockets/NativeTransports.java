@@ -68,14 +68,7 @@ public final class NativeTransports {
         if (contexts == null && !UNAVAILABLE.containsKey(name)) {
             contexts = open(name);
         }
-        if (contexts == null) {
-            return null;
-        }
-        try {
-            return contexts.forNewPeer();
-        } catch (IOException e) {
-            return null; // not reached: forNewPeer opens only a first context, which open did
-        }
+        return contexts == null ? null : contexts.forNewPeer();
     }
 
     private static synchronized TransportContexts open(String name) {
@@ -85,11 +78,11 @@ public final class NativeTransports {
         }
         try {
             NativeLibrary library = library();
+            TransportContexts.Opener opener = () -> library.openTransport(backend(name), provider(name), spinMicros,
+                    waitMode);
             // A negotiation may still name a retired context for as long as a handshake may take.
-            contexts = new TransportContexts(name,
-                    () -> library.openTransport(backend(name), provider(name), spinMicros, waitMode),
-                    2L * FastRmiSockets.handshakeTimeoutMillis(), System::nanoTime);
-            contexts.forNewPeer();
+            contexts = new TransportContexts(name, opener.open(), opener, 2L * FastRmiSockets.handshakeTimeoutMillis(),
+                    System::nanoTime);
             OPEN.put(name, contexts);
             return contexts;
         } catch (IOException | RuntimeException e) {

@@ -40,11 +40,13 @@ final class TransportContexts {
     private final List<Retired> retired = new ArrayList<>();
 
     /**
-     * {@code graceMillis}: how long a retired context may still be named by a negotiation in
-     * progress (longer than a handshake may take).
+     * {@code first}: the context new peers get until it is nearly full; {@code opener} opens the
+     * next ones. {@code graceMillis}: how long a retired context may still be named by a
+     * negotiation in progress (longer than a handshake may take).
      */
-    TransportContexts(String name, Opener opener, long graceMillis, LongSupplier nanoClock) {
+    TransportContexts(String name, NativeTransport first, Opener opener, long graceMillis, LongSupplier nanoClock) {
         this.name = name;
+        this.current = first;
         this.opener = opener;
         this.graceNanos = graceMillis * 1_000_000L;
         this.nanoClock = nanoClock;
@@ -55,11 +57,9 @@ final class TransportContexts {
      * has {@link #HEADROOM} places left or fewer. Retired contexts without streams whose grace has
      * passed are closed here.
      */
-    synchronized NativeTransport forNewPeer() throws IOException {
+    synchronized NativeTransport forNewPeer() {
         closeDrained();
-        if (current == null) {
-            current = opener.open();
-        } else if (nearlyFull(current)) {
+        if (nearlyFull(current)) {
             NativeTransport fresh;
             try {
                 fresh = opener.open();
@@ -78,7 +78,7 @@ final class TransportContexts {
 
     /** The context whose address is {@code address} (one this JVM sent in a negotiation), or null when it is closed. */
     synchronized NativeTransport withAddress(byte[] address) {
-        if (current != null && Arrays.equals(current.address(), address)) {
+        if (Arrays.equals(current.address(), address)) {
             return current;
         }
         for (Retired r : retired) {

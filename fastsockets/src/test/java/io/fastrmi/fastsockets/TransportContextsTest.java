@@ -80,12 +80,13 @@ class TransportContextsTest {
     private final List<CountingContext> opened = new ArrayList<>();
     private final AtomicLong now = new AtomicLong();
 
-    private TransportContexts contexts(long limit) {
-        return new TransportContexts("ofi:shm", () -> {
+    private TransportContexts contexts(long limit) throws IOException {
+        TransportContexts.Opener opener = () -> {
             CountingContext context = new CountingContext(opened.size(), limit);
             opened.add(context);
             return context;
-        }, GRACE_MILLIS, now::get);
+        };
+        return new TransportContexts("ofi:shm", opener.open(), opener, GRACE_MILLIS, now::get);
     }
 
     @Test
@@ -138,15 +139,10 @@ class TransportContextsTest {
 
     @Test
     void whenNoFreshContextOpensTheCurrentOneServesWhileItLasts() throws IOException {
-        List<CountingContext> made = new ArrayList<>();
-        TransportContexts contexts = new TransportContexts("ofi:shm", () -> {
-            if (!made.isEmpty()) {
-                throw new IOException("no more shared memory");
-            }
-            CountingContext context = new CountingContext(0, TransportContexts.HEADROOM + 1);
-            made.add(context);
-            return context;
-        }, GRACE_MILLIS, now::get);
+        TransportContexts contexts = new TransportContexts("ofi:shm",
+                new CountingContext(0, TransportContexts.HEADROOM + 1), () -> {
+                    throw new IOException("no more shared memory");
+                }, GRACE_MILLIS, now::get);
         NativeTransport first = contexts.forNewPeer();
         first.open(new byte[] {1}, 1, 1);
         assertSame(first, contexts.forNewPeer());
