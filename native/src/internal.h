@@ -187,6 +187,9 @@ struct fastrmi_ctx {
 	int spinners;              /* threads spinning in fr_wait_loop (adaptive waiting) */
 	struct fr_doorbell *bell;  /* the backend's doorbell, if it has one: waiters sleep on it */
 	int bell_look_ms;          /* > 0: the longest a waiter sleeps on the doorbell unrung */
+	/* Doorbell: a peer's message of at most this many bytes (header included) is whole in our
+	 * queue when the peer rings for it, so delivering it needs no ring of ours (0: always ring). */
+	size_t peer_rings_upto;
 	int poller;                /* a thread is in be->block (contexts without a doorbell) */
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond */

@@ -576,6 +576,10 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		if (ret != 0)
 			return ret;
 		ctx->bell = ofi->bell;
+		/* Up to inject_size a peer injects (fr_ofi_send): the message is in our queue when
+		 * fi_tinject returns, and the peer rings after that. Larger ones may need more
+		 * progress of ours (shm's SAR protocol), so their delivery rings too. */
+		ctx->peer_rings_upto = ofi->inject_size;
 	}
 
 	name_len = FASTRMI_ADDRESS_MAX - FR_OFI_ADDR_HDR;

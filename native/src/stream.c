@@ -18,8 +18,11 @@
  *  - Threads: one mutex per context around every provider call and all stream state.
  *    A thread waiting for its stream spins on progress while spinning pays (wait.h, at
  *    most spin_usec), then blocks:
- *     - on a context with a doorbell (doorbell.c: ofi:shm), on its stream's slot, which
- *       the peer rings when it sends to that stream: the wake-up goes straight to it;
+ *     - on a context with a doorbell (doorbell.c: ofi:shm, ucx:shm), on its stream's slot,
+ *       which the peer rings when it sends to that stream: the wake-up goes straight to it.
+ *       A sender rings after it let go of the lock where it can (a thread woken while we hold
+ *       it may take our core and leave our other threads waiting for the lock), and whoever
+ *       delivers a small message does not ring again: the peer's ring woke its waiter;
  *     - otherwise one thread (the "poller") blocks in the backend's wait (an fd), outside
  *       the mutex, and the others wait on their stream's condition variable. Whoever
  *       makes progress wakes the streams it delivered to (and kicks the poller when it
@@ -190,12 +193,12 @@ static void fr_stream_unlink(struct fastrmi_stream *s)
  * variable, and the poller if it waits for S (it sleeps in the provider's wait object,
  * outside the lock, so it needs a kick). A freed send buffer wakes those waiting for one.
  */
-static void fr_wake_stream(struct fastrmi_stream *s)
+static void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (s->sleepers > 0) {
-		if (ctx->bell != NULL)
+		if (ctx->bell != NULL && !peer_rang)
 			fr_bell_ring(ctx->bell, s->local_id);
 		else
 			pthread_cond_broadcast(&s->cond);
@@ -205,6 +208,11 @@ static void fr_wake_stream(struct fastrmi_stream *s)
 		ctx->be->kick(ctx);
 		ctx->wakes++;
 	}
+}
+
+static void fr_wake_stream(struct fastrmi_stream *s)
+{
+	fr_wake_stream_rung(s, 0);
 }
 
 static void fr_wake_tx_waiters(struct fastrmi_ctx *ctx)
@@ -285,9 +293,11 @@ static int fr_stream_error(const struct fastrmi_stream *s, char *err, size_t err
 /*
  * Sends one message: DATA with len payload bytes, or CREDIT (len = bytes granted) / FIN
  * without payload. 0 sent, 1 not now (no buffer, provider busy), <0 error in err.
+ * The peer's doorbell is rung at once, or, when ring_later is not NULL, *ring_later is set for
+ * the caller to ring once it has let go of the lock (fr_ring_peer).
  */
-static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payload, size_t len,
-		       char *err, size_t errlen)
+static int fr_send_msg_ringing(struct fastrmi_stream *s, uint32_t type, const void *payload, size_t len,
+			       int *ring_later, char *err, size_t errlen)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	struct fr_tx *tx = ctx->tx_free;
@@ -302,8 +312,13 @@ static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payl
 	if (len > 0)
 		memcpy(tx->buf + sizeof(hdr), payload, len);
 	ret = ctx->be->send(ctx, s->peer, s->peer_id, tx, sizeof(hdr) + len, err, errlen);
-	if (ret >= 0 && ret != 1 && s->peer->bell != NULL)
-		fr_bell_ring(s->peer->bell, s->peer_id); /* posted: wake the thread waiting for it */
+	if (ret >= 0 && ret != 1 && s->peer->bell != NULL) {
+		/* posted: wake the thread waiting for it */
+		if (ring_later != NULL)
+			*ring_later = 1;
+		else
+			fr_bell_ring(s->peer->bell, s->peer_id);
+	}
 	if (ret == 1) {
 		ctx->eagain = 1;
 		return 1;
@@ -325,6 +340,26 @@ static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payl
 			s->ctrl_inflight++;
 	}
 	return 0;
+}
+
+static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payload, size_t len,
+		       char *err, size_t errlen)
+{
+	return fr_send_msg_ringing(s, type, payload, len, NULL, err, errlen);
+}
+
+/*
+ * Rings the peer's doorbell for what the stream sent (fr_send_msg_ringing's ring_later), best
+ * without the lock: the peer's thread, woken while we held it, could take this core from us
+ * and leave our other threads waiting for the lock meanwhile. The stream keeps its peer (and
+ * so the mapping of its doorbell) while the caller's call on it lasts.
+ */
+static void fr_ring_peer(struct fastrmi_stream *s, int *ring)
+{
+	if (*ring) {
+		fr_bell_ring(s->peer->bell, s->peer_id);
+		*ring = 0;
+	}
 }
 
 static void fr_post_rx(struct fastrmi_stream *s)
@@ -441,7 +476,10 @@ static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
 		fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "unknown message type");
 		return;
 	}
-	fr_wake_stream(s);
+	/* The peer rang this stream's slot when it posted the message; one no larger than
+	 * peer_rings_upto was whole in our queue by then, so its sleeper is awake already and a
+	 * ring of ours would only cost a system call. It still counts as a wake-up. */
+	fr_wake_stream_rung(s, len <= s->ctx->peer_rings_upto);
 	/* The peer still reads after its FIN (it sends credit), so always post again. */
 	fr_post_rx(s);
 	if (s->rx_needs_post)
@@ -685,9 +723,13 @@ static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int ti
 	if (fr_progress(ctx, NULL, 0) == 0 && !ready(s) && !s->aborted && !s->failed) {
 		pthread_mutex_unlock(&ctx->lock);
 		fr_bell_wait(ctx->bell, s->local_id, armed, timeout_ms);
+		/* Awake: counted out before waiting for the lock (which may take a while on a busy
+		 * context), so that rings meanwhile cost the ringers no system call. */
+		fr_bell_disarm(ctx->bell, s->local_id);
 		pthread_mutex_lock(&ctx->lock);
+	} else {
+		fr_bell_disarm(ctx->bell, s->local_id);
 	}
-	fr_bell_disarm(ctx->bell, s->local_id);
 	fr_sleeping_remove(s);
 }
 
@@ -1121,7 +1163,7 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 {
 	uint64_t deadline = fr_deadline(timeout_ms);
 	size_t sent = 0, n;
-	int ret = 0;
+	int ret = 0, ring = 0;
 
 	fr_clearerr(err, errlen);
 	if (s == NULL || (buf == NULL && len > 0) || len > INT64_MAX) {
@@ -1134,6 +1176,8 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 		ret = FASTRMI_ERR_CLOSED;
 	}
 	while (ret == 0 && sent < len) {
+		if (ring && !fr_send_ready(s))
+			fr_ring_peer(s, &ring); /* the peer must take what we sent before we may send on */
 		ret = fr_wait(s, fr_send_ready, deadline, err, errlen);
 		if (ret == FASTRMI_ERR_RESET && len - sent <= s->drop_left) {
 			/* The peer closed: dropped, as TCP's buffers would take it (see above). */
@@ -1151,7 +1195,7 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 			n = s->credits;
 		if (n > FR_CHUNK)
 			n = FR_CHUNK;
-		ret = fr_send_msg(s, FR_MSG_DATA, (const unsigned char *)buf + sent, n, err, errlen);
+		ret = fr_send_msg_ringing(s, FR_MSG_DATA, (const unsigned char *)buf + sent, n, &ring, err, errlen);
 		if (ret < 0) {
 			fr_stream_fail(s, FASTRMI_ERR_PROVIDER, err);
 			ret = FASTRMI_ERR_PROVIDER;
@@ -1170,11 +1214,13 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 	 * A timeout here still means every byte was handed over.
 	 */
 	if (ret == 0 && s->tx_inflight > 0) {
+		fr_ring_peer(s, &ring);
 		ret = fr_wait(s, fr_tx_drained, deadline, err, errlen);
 		if (ret == FASTRMI_ERR_TIMEOUT || ret == FASTRMI_ERR_RESET)
 			ret = 0;
 	}
 	pthread_mutex_unlock(&s->ctx->lock);
+	fr_ring_peer(s, &ring);
 	if (ret == 0)
 		return (int64_t)len;
 	if (ret == FASTRMI_ERR_TIMEOUT && sent > 0)

@@ -135,6 +135,9 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen)
 #define FR_UCX_LISTENER_POLL_MS 50 /* longest a listening context blocks (see fr_ucx_block) */
 #define FR_UCX_CLOSE_WAIT_NSEC 200000000ull /* 200 ms for endpoints to close at ctx close */
 #define FR_UCX_BELL_LOOK_MS 1000 /* longest a doorbell waiter sleeps unrung (see the top) */
+/* Tag sends up to 8185 bytes go eager-short on shared memory (ucx_info -u t -e, UCX 1.13): whole
+ * in the peer's FIFO when the send returns or completes, which is when we ring. Kept below it. */
+#define FR_UCX_PEER_RINGS_UPTO 4096
 
 /* An endpoint being closed (ucp_ep_close_nbx in progress). */
 struct fr_ucx_closing {
@@ -573,6 +576,7 @@ static int fr_ucx_publish_address(struct fastrmi_ctx *ctx, const void *address, 
 			ctx->ucx->bell = bell;
 			ctx->bell = bell;
 			ctx->bell_look_ms = FR_UCX_BELL_LOOK_MS;
+			ctx->peer_rings_upto = FR_UCX_PEER_RINGS_UPTO;
 		}
 	}
 	if (close(fd) != 0 && ret == 0) {
@@ -850,13 +854,17 @@ static int fr_ucx_send(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t t
 		fr_seterr(err, errlen, "peer failed: %s", peer->fail_msg);
 		return FASTRMI_ERR_PROVIDER;
 	}
-	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
-			     UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+	/* Without UCP_OP_ATTR_FLAG_NO_IMM_CMPL: a send UCX finished at once (eager-short on shared
+	 * memory: the message is in the peer's FIFO) has no completion to wait for, and the buffer is
+	 * free again, as after fi_tinject. */
+	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
 	param.cb.send = fr_ucx_send_cb;
 	param.user_data = &tx->op;
 	req = ucp_tag_send_nbx(peer->ep, tx->buf, len, tag, &param);
 	if (UCS_PTR_IS_ERR(req))
 		return fr_ucx_fail(err, errlen, "ucp_tag_send_nbx", UCS_PTR_STATUS(req));
+	if (req == NULL)
+		return 2; /* done already (UCS_OK); no callback comes */
 	tx->op.ucx_req = req;
 	return 0;
 }
