@@ -14,7 +14,8 @@
  *    waits, and on the next wait after a reply that came soon after all: a peer that stopped
  *    spinning too is slow to wake, so both would otherwise stay stopped;
  *  - not at all while the machine has more runnable threads than this process may use cores,
- *    beyond the two ends of a ping-pong (a busy node), nor when the process may use one CPU
+ *    the caller counted (a busy node: the spinner would take a core that a thread the machine
+ *    runs needs, perhaps the one it waits for), nor when the process may use one CPU
  *    only (taskset, a container's quota): a spin there holds the only core the reply needs;
  *  - and the caller stops a spin early when it wakes another thread of its context (a nested
  *    call: that thread is probably the one the spinner waits for), and lets only
@@ -62,8 +63,8 @@ uint64_t fr_wait_spin_for(struct fr_wait_budget *b, enum fastrmi_wait_mode mode,
 void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_nsec, int answered_spinning);
 
 /*
- * Whether the machine is crowded: more runnable threads (the 4th field of /proc/loadavg) than
- * CPUs this process may run on, beyond the caller and the peer it may be spinning against. Looked up at most once per
+ * Whether the machine is crowded: more runnable threads (the 4th field of /proc/loadavg, the
+ * caller among them) than CPUs this process may run on. Looked up at most once per
  * FR_WAIT_CROWD_CHECK_NSEC, process-wide; now_nsec is CLOCK_MONOTONIC.
  */
 #define FR_WAIT_CROWD_CHECK_NSEC 10000000u

@@ -116,9 +116,10 @@ static void test_crowded_by(void)
 {
 	cpu_set_t set;
 
-	CHECK("4 runnable on 2 CPUs is crowded", fr_wait_crowded_by("0.52 0.58 0.59 4/467 12345\n", 2), "not");
-	CHECK("3 runnable on 2 CPUs, the two ends of a ping-pong among them, is not",
-	      !fr_wait_crowded_by("0.52 0.58 0.59 3/467 12345\n", 2), "is");
+	CHECK("3 runnable on 2 CPUs is crowded (a spinner would take a core others need)",
+	      fr_wait_crowded_by("0.52 0.58 0.59 3/467 12345\n", 2), "not");
+	CHECK("2 runnable on 2 CPUs, the two ends of a ping-pong, is not",
+	      !fr_wait_crowded_by("0.52 0.58 0.59 2/467 12345\n", 2), "is");
 	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
 	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
 	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
