@@ -130,10 +130,16 @@ int fr_wait_spinners_max(void)
 	return fr_wait_spinners_for(fr_usable_cpus());
 }
 
+unsigned fr_wait_crowded_looks(unsigned looks_before, int crowded_now)
+{
+	return crowded_now ? (looks_before < FR_WAIT_CROWDED_LOOKS ? looks_before + 1 : looks_before) : 0;
+}
+
 int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;
 	static _Atomic int crowded;
+	static _Atomic unsigned looks; /* crowded looks in a row */
 	uint64_t last = atomic_load_explicit(&checked_nsec, memory_order_relaxed);
 	char text[128];
 	ssize_t n;
@@ -152,6 +158,11 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 	if (n <= 0)
 		return 0;
 	text[n] = '\0';
-	atomic_store_explicit(&crowded, fr_wait_crowded_by(text, fr_usable_cpus()), memory_order_relaxed);
+	/* Only the looking thread writes looks (checked_nsec above lets one through at a time). */
+	atomic_store_explicit(&looks, fr_wait_crowded_looks(atomic_load_explicit(&looks, memory_order_relaxed),
+							     fr_wait_crowded_by(text, fr_usable_cpus())),
+			      memory_order_relaxed);
+	atomic_store_explicit(&crowded, atomic_load_explicit(&looks, memory_order_relaxed) >= FR_WAIT_CROWDED_LOOKS,
+			      memory_order_relaxed);
 	return atomic_load_explicit(&crowded, memory_order_relaxed);
 }

@@ -71,6 +71,16 @@ void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_
 int fr_wait_machine_crowded(uint64_t now_nsec);
 
 /*
+ * The machine is called crowded only after this many looks in a row found it so: a look sees one
+ * instant, and a thread that runs for a moment (the JIT, a GC, a timer) must not stop the two ends
+ * of a quiet ping-pong from spinning for the next FR_WAIT_CROWD_CHECK_NSEC; a busy machine is
+ * crowded at every look.
+ */
+#define FR_WAIT_CROWDED_LOOKS 2u
+/* The count of crowded looks in a row after one more look (for the tests). */
+unsigned fr_wait_crowded_looks(unsigned looks_before, int crowded_now);
+
+/*
  * How many threads of one context may spin at once under adaptive waiting: half the CPUs this
  * process may use (one on 2 or 3), none on one CPU. More spinners take the cores the threads
  * they wait for need, and contend for the context's lock.

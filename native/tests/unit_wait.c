@@ -120,6 +120,12 @@ static void test_crowded_by(void)
 	      fr_wait_crowded_by("0.52 0.58 0.59 3/467 12345\n", 2), "not");
 	CHECK("2 runnable on 2 CPUs, the two ends of a ping-pong, is not",
 	      !fr_wait_crowded_by("0.52 0.58 0.59 2/467 12345\n", 2), "is");
+	CHECK("one crowded look is not enough, two in a row are, a quiet look starts over",
+	      fr_wait_crowded_looks(0, 1) < FR_WAIT_CROWDED_LOOKS &&
+		      fr_wait_crowded_looks(fr_wait_crowded_looks(0, 1), 1) >= FR_WAIT_CROWDED_LOOKS &&
+		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 0) == 0 &&
+		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 1) == FR_WAIT_CROWDED_LOOKS,
+	      "counted otherwise");
 	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
 	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
 	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
