@@ -10,14 +10,16 @@ import java.util.regex.Pattern;
 /**
  * Times the kernels against a {@link BenchServer}: for each, W warm-up calls, then N timed calls (the
  * 1 MiB echo N/20, at least 50; star8 N per thread), each timed on its own. Prints one line per kernel,
- * {@code KERNEL name median_us p99_us calls}, or {@code FAILED name why} (then goes on with the next
+ * {@code KERNEL name median_us p99_us calls cpu_us_per_call switches_per_call} (the last two: what a
+ * timed call cost the client and the server JVM together, {@link ProcessCost}), or {@code FAILED name why}
+ * (then goes on with the next
  * and exits with 1 at the end); a wrong result is a failure.
  *
  * <p>Usage: {@code BenchClient host port [--kernels null,echo-int,...] [--calls N] [--warmup W]}
  */
 public final class BenchClient {
 
-    public static final Pattern KERNEL = Pattern.compile("^KERNEL (\\S+) ([0-9.]+) ([0-9.]+) (\\d+)$");
+    public static final Pattern KERNEL = Pattern.compile("^KERNEL (\\S+) ([0-9.]+) ([0-9.]+) (\\d+) ([0-9.]+) ([0-9.]+)$");
     public static final Pattern FAILED = Pattern.compile("^FAILED (\\S+) (.*)$");
 
     private BenchClient() {
@@ -50,7 +52,7 @@ public final class BenchClient {
                 chosen.add(Kernels.named(name, service, callbackStub)); // an unknown name fails before any timing
             }
             for (Kernel kernel : chosen) {
-                failed |= !runAndReport(kernel, warmup, calls);
+                failed |= !runAndReport(kernel, service, warmup, calls);
             }
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
@@ -60,12 +62,14 @@ public final class BenchClient {
     }
 
     /** Runs one kernel and prints its line; false when it failed. */
-    private static boolean runAndReport(Kernel kernel, int warmup, int calls) {
+    private static boolean runAndReport(Kernel kernel, BenchService service, int warmup, int calls) {
         try {
-            int timed = kernel.scaled(calls);
-            Latencies latencies = Latencies.of(kernel.run(kernel.scaled(warmup), timed));
-            System.out.printf(Locale.ROOT, "KERNEL %s %.2f %.2f %d%n", kernel.name(), kernel.typicalMicros(latencies),
-                    latencies.p99Micros(), latencies.calls());
+            kernel.run(kernel.scaled(warmup), 0);
+            ProcessCost before = bothProcesses(service);
+            Latencies latencies = Latencies.of(kernel.run(0, kernel.scaled(calls)));
+            ProcessCost cost = bothProcesses(service).since(before);
+            System.out.println(kernelLine(kernel.name(), kernel.typicalMicros(latencies), latencies.p99Micros(),
+                    latencies.calls(), cost));
             return true;
         } catch (Exception | Error e) {
             System.out.println("FAILED " + kernel.name() + " " + String.valueOf(e).replace('\n', ' '));
@@ -74,6 +78,17 @@ public final class BenchClient {
         } finally {
             System.out.flush();
         }
+    }
+
+    /** The line {@link #KERNEL} reads: a kernel's typical call and p99 in us, its calls, and their cost per call. */
+    static String kernelLine(String kernel, double typicalMicros, double p99Micros, int calls, ProcessCost cost) {
+        return String.format(Locale.ROOT, "KERNEL %s %.2f %.2f %d %.2f %.3f", kernel, typicalMicros, p99Micros, calls,
+                cost.cpuNanos() / 1e3 / calls, (double) cost.switches() / calls);
+    }
+
+    /** This JVM's cost so far plus the server's. */
+    private static ProcessCost bothProcesses(BenchService service) throws java.rmi.RemoteException {
+        return ProcessCost.ofThisProcess().plus(ProcessCost.of(service.processCost()));
     }
 
     private static void usage() {

@@ -28,4 +28,7 @@ public interface BenchService extends Remote {
 
     /** Calls {@code callback.call(CALLBACK_ARGUMENT)} back on the client once and returns its result + 1. */
     int callback(Callback callback) throws RemoteException;
+
+    /** The server JVM's CPU time and context switches so far ({@link ProcessCost}); not a kernel. */
+    long[] processCost() throws RemoteException;
 }

@@ -33,4 +33,9 @@ final class BenchServiceImpl implements BenchService {
     public int callback(Callback callback) throws RemoteException {
         return callback.call(CALLBACK_ARGUMENT) + 1;
     }
+
+    @Override
+    public long[] processCost() {
+        return ProcessCost.ofThisProcess().toArray();
+    }
 }

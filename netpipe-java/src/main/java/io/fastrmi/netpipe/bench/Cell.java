@@ -45,6 +45,16 @@ final class Cell {
         return medianOf(rounds, Outcome::p99Micros);
     }
 
+    /** The median of the rounds' CPU time per call of both JVMs, over {@code rounds} (NaN when none). */
+    double medianOfCpu(Collection<Integer> rounds) {
+        return medianOf(rounds, Outcome::cpuMicrosPerCall);
+    }
+
+    /** The median of the rounds' context switches per call of both JVMs, over {@code rounds} (NaN when none). */
+    double medianOfSwitches(Collection<Integer> rounds) {
+        return medianOf(rounds, Outcome::switchesPerCall);
+    }
+
     /** What went wrong in the first round that went wrong; null when every round was timed. */
     String firstProblem() {
         return byRound.values().stream().map(Outcome::problem).filter(p -> p != null).findFirst().orElse(null);
@@ -54,7 +64,7 @@ final class Cell {
         List<Double> values = new ArrayList<>();
         for (int round : rounds) {
             Outcome outcome = byRound.get(round);
-            if (outcome != null && outcome.isTimed()) {
+            if (outcome != null && outcome.isTimed() && !Double.isNaN(value.applyAsDouble(outcome))) {
                 values.add(value.applyAsDouble(outcome));
             }
         }

@@ -1,21 +1,23 @@
 package io.fastrmi.netpipe.bench;
 
 /**
- * What one kernel gave in one round of one column: its median and 99th percentile, or the error
+ * What one kernel gave in one round of one column: its median and 99th percentile and its cost per call, or the error
  * that stopped it, or why the column's transport was not really in use (n/a).
  */
-record Outcome(double medianMicros, double p99Micros, int calls, String error, String unavailable) {
+record Outcome(double medianMicros, double p99Micros, int calls, double cpuMicrosPerCall, double switchesPerCall,
+        String error, String unavailable) {
 
-    static Outcome timed(double medianMicros, double p99Micros, int calls) {
-        return new Outcome(medianMicros, p99Micros, calls, null, null);
+    /** cpuMicrosPerCall and switchesPerCall: what a timed call cost both JVMs ({@link ProcessCost}). */
+    static Outcome timed(double medianMicros, double p99Micros, int calls, double cpuMicrosPerCall, double switchesPerCall) {
+        return new Outcome(medianMicros, p99Micros, calls, cpuMicrosPerCall, switchesPerCall, null, null);
     }
 
     static Outcome failed(String error) {
-        return new Outcome(Double.NaN, Double.NaN, 0, error, null);
+        return new Outcome(Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, error, null);
     }
 
     static Outcome unavailable(String reason) {
-        return new Outcome(Double.NaN, Double.NaN, 0, null, reason);
+        return new Outcome(Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, null, reason);
     }
 
     boolean isTimed() {

@@ -139,7 +139,8 @@ final class PairRunner {
             Matcher failed = BenchClient.FAILED.matcher(line);
             if (timed.matches()) {
                 outcomes.put(timed.group(1), Outcome.timed(Double.parseDouble(timed.group(2)),
-                        Double.parseDouble(timed.group(3)), Integer.parseInt(timed.group(4))));
+                        Double.parseDouble(timed.group(3)), Integer.parseInt(timed.group(4)),
+                        Double.parseDouble(timed.group(5)), Double.parseDouble(timed.group(6))));
             } else if (failed.matches()) {
                 outcomes.put(failed.group(1), Outcome.failed(failed.group(2)));
             }

@@ -61,12 +61,16 @@ final class ResultJson {
             Outcome o = entry.getValue();
             String fields = o.isTimed()
                     ? "\"median_us\": " + number(o.medianMicros()) + ", \"p99_us\": " + number(o.p99Micros()) + ", \"calls\": " + o.calls()
+                            + ", \"cpu_us_per_call\": " + number(o.cpuMicrosPerCall()) + ", \"switches_per_call\": " + number(o.switchesPerCall())
                     : o.error() != null ? "\"error\": " + string(o.error()) : "\"unavailable\": " + string(o.unavailable());
             rounds.add("{\"round\": " + entry.getKey() + ", " + fields + "}");
         }
         return "{\"load\": " + string(load) + ", \"column\": " + string(column.name()) + ", \"agent\": " + column.withAgent()
                 + ", \"kernel\": " + string(kernel) + ", \"median_us\": " + number(cell.medianOfMedians(timed))
                 + ", \"p99_us\": " + number(cell.medianOfP99s(timed))
+                + ", \"cpu_us_per_call\": " + number(cell.medianOfCpu(timed))
+                + ", \"switches_per_call\": " + number(cell.medianOfSwitches(timed))
+                + ", \"cpu_ratio\": " + (column.withAgent() ? number(results.cpuRatio(load, column, kernel)) : "null")
                 + ", \"ratio\": " + (column.withAgent() ? number(results.ratio(load, column, kernel)) : "null")
                 + ", \"round_ratio_range\": " + (column.withAgent() ? results.roundRatioRange(load, column, kernel)
                         .map(r -> "[" + number(r[0]) + ", " + number(r[1]) + "]").orElse("null") : "null")

@@ -60,6 +60,33 @@ final class ResultTable {
                 : "quiet: nothing else running in the driver");
         printAligned(rows);
         notes.forEach((note, number) -> out.println("  [" + number + "] " + note));
+        printCosts(load);
+    }
+
+    /**
+     * What a call cost both JVMs, beside each table: CPU time and context switches per call, and the
+     * CPU ratio to stock. Unlike latency it does not change with where the scheduler put the threads.
+     */
+    private void printCosts(String load) {
+        List<Column> columns = results.options().columns();
+        List<List<String>> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("kernel"));
+        columns.forEach(c -> header.add(c.withAgent() ? c.name() : "stock RMI"));
+        rows.add(header);
+        for (String kernel : results.options().kernels()) {
+            List<String> row = new ArrayList<>(List.of(kernel));
+            for (Column column : columns) {
+                Cell cell = results.cell(load, column, kernel);
+                Set<Integer> timed = cell.timedRounds();
+                String text = timed.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f/%.2f", cell.medianOfCpu(timed),
+                        cell.medianOfSwitches(timed));
+                double ratio = column.withAgent() ? results.cpuRatio(load, column, kernel) : Double.NaN;
+                row.add(Double.isNaN(ratio) ? text : text + String.format(Locale.ROOT, " (%.2fx)", ratio));
+            }
+            rows.add(row);
+        }
+        out.println("cost per call of both JVMs (" + load + "): CPU us / context switches (CPU ratio x to stock)");
+        printAligned(rows);
     }
 
     /**

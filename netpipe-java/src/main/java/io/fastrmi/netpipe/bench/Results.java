@@ -44,6 +44,14 @@ final class Results {
         return agent.medianOfMedians(rounds) / stock.medianOfMedians(rounds);
     }
 
+    /** The same ratio for the CPU time per call of both JVMs (NaN when there is no round of both). */
+    double cpuRatio(String load, Column column, String kernel) {
+        Cell agent = cell(load, column, kernel);
+        Cell stock = cell(load, Column.STOCK, kernel);
+        Set<Integer> rounds = timedInBoth(agent, stock);
+        return agent.medianOfCpu(rounds) / stock.medianOfCpu(rounds);
+    }
+
     /**
      * The lowest and highest ratio of single rounds (the agent's round median over stock's in the
      * same round): how far one round may be trusted; empty when no round timed both.

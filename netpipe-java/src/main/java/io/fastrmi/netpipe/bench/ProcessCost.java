@@ -1,0 +1,62 @@
+package io.fastrmi.netpipe.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * What a JVM's threads have spent so far: time on a CPU, and how many times they were put on one
+ * (each after a sleep or a preemption), from {@code /proc/self/task/TID/schedstat} (nanoseconds,
+ * exact). The JIT compiler's threads are left out: they finish warm-up's work in the background,
+ * which is not what a call costs. Taken before and after a kernel's timed calls in the client and the
+ * server, the difference per call is the call's cost: unlike its latency, it does not depend on where
+ * the scheduler happens to put the two JVMs' threads, so it tells two transports apart on a noisy
+ * machine where their latencies cannot. Threads that end meanwhile are not counted.
+ */
+record ProcessCost(long cpuNanos, long switches) {
+
+    private static final Path TASKS = Path.of("/proc/self/task");
+    private static final List<String> NOT_COUNTED = List.of("C1 CompilerThre", "C2 CompilerThre");
+
+    /** This JVM's; zero where there is no {@code /proc} (not Linux). */
+    static ProcessCost ofThisProcess() {
+        try (Stream<Path> tasks = Files.list(TASKS)) {
+            return tasks.map(ProcessCost::ofThread).reduce(new ProcessCost(0, 0), ProcessCost::plus);
+        } catch (IOException | UncheckedIOException e) {
+            return new ProcessCost(0, 0);
+        }
+    }
+
+    static ProcessCost of(long[] fields) {
+        return new ProcessCost(fields[0], fields[1]);
+    }
+
+    long[] toArray() {
+        return new long[] {cpuNanos, switches};
+    }
+
+    ProcessCost since(ProcessCost before) {
+        return new ProcessCost(cpuNanos - before.cpuNanos, switches - before.switches);
+    }
+
+    ProcessCost plus(ProcessCost other) {
+        return new ProcessCost(cpuNanos + other.cpuNanos, switches + other.switches);
+    }
+
+    /** "run_ns wait_ns timeslices" of one thread; nothing for a compiler thread or one that ended. */
+    private static ProcessCost ofThread(Path task) {
+        try {
+            String name = Files.readString(task.resolve("comm")).strip();
+            if (NOT_COUNTED.stream().anyMatch(name::startsWith)) {
+                return new ProcessCost(0, 0);
+            }
+            String[] fields = Files.readString(task.resolve("schedstat")).strip().split(" ");
+            return new ProcessCost(Long.parseLong(fields[0]), Long.parseLong(fields[2]));
+        } catch (IOException | RuntimeException e) {
+            return new ProcessCost(0, 0);
+        }
+    }
+}
