@@ -138,18 +138,18 @@ unsigned fr_wait_crowded_looks(unsigned looks_before, int crowded_now)
 int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;
-	static _Atomic int crowded;
 	static _Atomic unsigned looks; /* crowded looks in a row */
 	uint64_t last = atomic_load_explicit(&checked_nsec, memory_order_relaxed);
+	unsigned looks_now;
 	char text[128];
 	ssize_t n;
 	int fd;
 
 	if (last != 0 && now_nsec - last < FR_WAIT_CROWD_CHECK_NSEC)
-		return atomic_load_explicit(&crowded, memory_order_relaxed);
+		return atomic_load_explicit(&looks, memory_order_relaxed) >= FR_WAIT_CROWDED_LOOKS;
 	/* One thread looks; the others keep the last verdict meanwhile. */
 	if (!atomic_compare_exchange_strong(&checked_nsec, &last, now_nsec))
-		return atomic_load_explicit(&crowded, memory_order_relaxed);
+		return atomic_load_explicit(&looks, memory_order_relaxed) >= FR_WAIT_CROWDED_LOOKS;
 	fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0; /* no /proc: never called crowded */
@@ -159,10 +159,8 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 		return 0;
 	text[n] = '\0';
 	/* Only the looking thread writes looks (checked_nsec above lets one through at a time). */
-	atomic_store_explicit(&looks, fr_wait_crowded_looks(atomic_load_explicit(&looks, memory_order_relaxed),
-							     fr_wait_crowded_by(text, fr_usable_cpus())),
-			      memory_order_relaxed);
-	atomic_store_explicit(&crowded, atomic_load_explicit(&looks, memory_order_relaxed) >= FR_WAIT_CROWDED_LOOKS,
-			      memory_order_relaxed);
-	return atomic_load_explicit(&crowded, memory_order_relaxed);
+	looks_now = fr_wait_crowded_looks(atomic_load_explicit(&looks, memory_order_relaxed),
+					fr_wait_crowded_by(text, fr_usable_cpus()));
+	atomic_store_explicit(&looks, looks_now, memory_order_relaxed);
+	return looks_now >= FR_WAIT_CROWDED_LOOKS;
 }

@@ -64,8 +64,9 @@ final class Cell {
         List<Double> values = new ArrayList<>();
         for (int round : rounds) {
             Outcome outcome = byRound.get(round);
-            if (outcome != null && outcome.isTimed() && !Double.isNaN(value.applyAsDouble(outcome))) {
-                values.add(value.applyAsDouble(outcome));
+            double v = outcome != null && outcome.isTimed() ? value.applyAsDouble(outcome) : Double.NaN;
+            if (!Double.isNaN(v)) {
+                values.add(v);
             }
         }
         return median(values);

@@ -38,9 +38,7 @@ final class ResultTable {
         List<Column> columns = options.columns();
         Map<String, Integer> notes = new LinkedHashMap<>(); // "column, round: problem" -> its number
         List<List<String>> rows = new ArrayList<>();
-        List<String> header = new ArrayList<>(List.of("kernel"));
-        columns.forEach(c -> header.add(c.withAgent() ? c.name() : "stock RMI"));
-        rows.add(header);
+        rows.add(header(columns));
         for (String kernel : options.kernels()) {
             List<String> row = new ArrayList<>(List.of(kernel));
             for (Column column : columns) {
@@ -63,6 +61,12 @@ final class ResultTable {
         printCosts(load);
     }
 
+    private static List<String> header(List<Column> columns) {
+        List<String> header = new ArrayList<>(List.of("kernel"));
+        columns.forEach(c -> header.add(c.withAgent() ? c.name() : "stock RMI"));
+        return header;
+    }
+
     /**
      * What a call cost both JVMs, beside each table: CPU time and context switches per call, and the
      * CPU ratio to stock. Unlike latency it does not change with where the scheduler put the threads.
@@ -70,9 +74,7 @@ final class ResultTable {
     private void printCosts(String load) {
         List<Column> columns = results.options().columns();
         List<List<String>> rows = new ArrayList<>();
-        List<String> header = new ArrayList<>(List.of("kernel"));
-        columns.forEach(c -> header.add(c.withAgent() ? c.name() : "stock RMI"));
-        rows.add(header);
+        rows.add(header(columns));
         for (String kernel : results.options().kernels()) {
             List<String> row = new ArrayList<>(List.of(kernel));
             for (Column column : columns) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToDoubleBiFunction;
 
 /** Every cell of every table: per load, column and kernel, the outcomes of all rounds. */
 final class Results {
@@ -38,18 +39,19 @@ final class Results {
      * round that failed on one side does not tilt the ratio); NaN when there is no such round.
      */
     double ratio(String load, Column column, String kernel) {
-        Cell agent = cell(load, column, kernel);
-        Cell stock = cell(load, Column.STOCK, kernel);
-        Set<Integer> rounds = timedInBoth(agent, stock);
-        return agent.medianOfMedians(rounds) / stock.medianOfMedians(rounds);
+        return ratioOf(load, column, kernel, Cell::medianOfMedians);
     }
 
     /** The same ratio for the CPU time per call of both JVMs (NaN when there is no round of both). */
     double cpuRatio(String load, Column column, String kernel) {
+        return ratioOf(load, column, kernel, Cell::medianOfCpu);
+    }
+
+    private double ratioOf(String load, Column column, String kernel, ToDoubleBiFunction<Cell, Set<Integer>> median) {
         Cell agent = cell(load, column, kernel);
         Cell stock = cell(load, Column.STOCK, kernel);
         Set<Integer> rounds = timedInBoth(agent, stock);
-        return agent.medianOfCpu(rounds) / stock.medianOfCpu(rounds);
+        return median.applyAsDouble(agent, rounds) / median.applyAsDouble(stock, rounds);
     }
 
     /**
