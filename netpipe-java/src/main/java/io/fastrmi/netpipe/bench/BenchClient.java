@@ -12,14 +12,13 @@ import java.util.regex.Pattern;
  * 1 MiB echo N/20, at least 50; star8 N per thread), each timed on its own. Prints one line per kernel,
  * {@code KERNEL name median_us p99_us calls cpu_us_per_call switches_per_call} (the last two: what a
  * timed call cost the client and the server JVM together, {@link ProcessCost}), or {@code FAILED name why}
- * (then goes on with the next
- * and exits with 1 at the end); a wrong result is a failure.
+ * (then goes on with the next and exits with 1 at the end); a wrong result is a failure.
  *
  * <p>Usage: {@code BenchClient host port [--kernels null,echo-int,...] [--calls N] [--warmup W]}
  */
 public final class BenchClient {
 
-    public static final Pattern KERNEL = Pattern.compile("^KERNEL (\\S+) ([0-9.]+) ([0-9.]+) (\\d+) ([0-9.]+) ([0-9.]+)$");
+    public static final Pattern KERNEL = Pattern.compile("^KERNEL (\\S+) ([0-9.]+) ([0-9.]+) (\\d+) (-?[0-9.]+) (-?[0-9.]+)$");
     public static final Pattern FAILED = Pattern.compile("^FAILED (\\S+) (.*)$");
 
     private BenchClient() {

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -74,6 +75,9 @@ final class StarKernel implements Kernel {
         } finally {
             pool.shutdownNow();
         }
+        // Gone before the caller counts the JVM's cost (ProcessCost): a thread that ends while it is
+        // counted takes the CPU time it spent with it.
+        pool.awaitTermination(10, TimeUnit.SECONDS);
         wallMicrosPerCall = (timedEnd.get() - timedStart.get()) / 1000.0 / calls;
         long[] all = new long[threads * calls];
         for (int t = 0; t < threads; t++) {
