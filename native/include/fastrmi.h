@@ -111,6 +111,12 @@ enum fastrmi_status {
 	FASTRMI_ERR_FULL = -10,    /* the context holds all the peers it can (fastrmi_ctx_peers_left) */
 };
 
+/*
+ * The status's name as written above ("FASTRMI_ERR_PROVIDER"), so that no caller prints a bare
+ * number; "FASTRMI_UNKNOWN_STATUS" for a code that is not one. Never NULL.
+ */
+FASTRMI_API const char *fastrmi_strstatus(int status);
+
 /* Payload bytes one stream may have sent but not yet consumed by the reader. */
 #define FASTRMI_STREAM_WINDOW (1024 * 1024)
 /* Longest context address fastrmi_ctx_address can return. */

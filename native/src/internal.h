@@ -25,6 +25,22 @@ void fr_seterr(char *err, size_t errlen, const char *fmt, ...) FR_PRINTF(3, 4);
 /* Sets the caller's error buffer to "" (when there is one). */
 void fr_clearerr(char *err, size_t errlen);
 
+/* A failure message as given, or "(no message)" when there is none: never NULL for "%s". */
+const char *fr_text(const char *msg);
+
+/*
+ * Reports a failed teardown or background call on stderr, naming the call: nobody is left to
+ * return it to. fr_report_errno takes an errno value (pthread_* return one).
+ */
+void fr_report(const char *call, const char *why);
+void fr_report_errno(const char *call, int errnum);
+
+/*
+ * Checks a pthread_*_init return (an errno value): 0, or the FASTRMI_ERR_* for it with a
+ * message naming the call in err.
+ */
+int fr_check_init(int errnum, const char *call, char *err, size_t errlen);
+
 /* ---- byte streams: shared by stream.c and the backends --------------------------- */
 
 #include <pthread.h>

@@ -247,7 +247,7 @@ static void fr_stream_fail(struct fastrmi_stream *s, int code, const char *msg)
 		return;
 	s->failed = code;
 	snprintf(s->fail_msg, sizeof(s->fail_msg), "stream %llu: %s",
-		 (unsigned long long)s->local_id, msg);
+		 (unsigned long long)s->local_id, fr_text(msg));
 	fr_wake_stream(s);
 }
 
@@ -255,7 +255,7 @@ void fr_peer_failed(struct fastrmi_ctx *ctx, struct fr_peer *peer, const char *m
 {
 	if (!peer->failed) {
 		peer->failed = 1;
-		snprintf(peer->fail_msg, sizeof(peer->fail_msg), "%s", msg);
+		snprintf(peer->fail_msg, sizeof(peer->fail_msg), "%s", fr_text(msg));
 	}
 	fr_wake_all(ctx);
 }
@@ -367,6 +367,7 @@ static void fr_post_rx(struct fastrmi_stream *s)
 	char msg[200];
 	int ret;
 
+	msg[0] = '\0'; /* a backend that fails without a word leaves "", not stack bytes */
 	ret = s->ctx->be->post_recv(s->ctx, s->rx, s->local_id, msg, sizeof(msg));
 	if (ret == 0) {
 		s->rx->posted = 1;
@@ -388,6 +389,7 @@ static void fr_stream_flush(struct fastrmi_stream *s)
 
 	if (s->failed || s->aborted)
 		return;
+	msg[0] = '\0';
 	if (s->rx_needs_post)
 		fr_post_rx(s);
 	if (s->unreported >= FR_CREDIT_BATCH) {
@@ -742,6 +744,7 @@ static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadl
 	char msg[200];
 	int ret;
 
+	msg[0] = '\0';
 	/* The caller checked the deadline a moment ago; it may have passed since. Unsigned
 	 * deadline - now would wrap to a huge value, and its int a negative "forever". */
 	if (deadline != FR_FOREVER)
@@ -766,7 +769,7 @@ static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadl
 		if (ret < 0) {
 			ctx->poller = 0;
 			ctx->failed = 1;
-			snprintf(ctx->fail_msg, sizeof(ctx->fail_msg), "%s", msg);
+			snprintf(ctx->fail_msg, sizeof(ctx->fail_msg), "%s", fr_text(msg));
 			fr_wake_all(ctx);
 			return;
 		}
@@ -946,6 +949,12 @@ static int fr_tx_ready(const struct fastrmi_stream *s)
 
 /* ---- context ------------------------------------------------------------------------- */
 
+static void fr_ctx_free_locks(struct fastrmi_ctx *ctx)
+{
+	fr_report_errno("pthread_condattr_destroy", pthread_condattr_destroy(&ctx->condattr));
+	fr_report_errno("pthread_mutex_destroy(context lock)", pthread_mutex_destroy(&ctx->lock));
+}
+
 FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint32_t spin_usec,
 				 fastrmi_ctx **ctxp, char *err, size_t errlen)
 {
@@ -989,16 +998,29 @@ FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint
 	}
 	ctx->tx_free = &ctx->tx_pool[0];
 
-	pthread_mutex_init(&ctx->lock, NULL);
-	/* Timed waits use CLOCK_MONOTONIC, like every deadline here. */
-	pthread_condattr_init(&ctx->condattr);
-	pthread_condattr_setclock(&ctx->condattr, CLOCK_MONOTONIC);
-
-	ret = be->open(ctx, provider, err, errlen);
+	ret = fr_check_init(pthread_mutex_init(&ctx->lock, NULL), "pthread_mutex_init(context lock)", err, errlen);
 	if (ret != 0) {
-		be->close(ctx);
-		pthread_condattr_destroy(&ctx->condattr);
-		pthread_mutex_destroy(&ctx->lock);
+		free(ctx->tx_pool);
+		free(ctx);
+		return ret;
+	}
+	/* Timed waits use CLOCK_MONOTONIC, like every deadline here. */
+	ret = fr_check_init(pthread_condattr_init(&ctx->condattr), "pthread_condattr_init", err, errlen);
+	if (ret != 0) {
+		fr_report_errno("pthread_mutex_destroy(context lock)", pthread_mutex_destroy(&ctx->lock));
+		free(ctx->tx_pool);
+		free(ctx);
+		return ret;
+	}
+	ret = fr_check_init(pthread_condattr_setclock(&ctx->condattr, CLOCK_MONOTONIC),
+			    "pthread_condattr_setclock(CLOCK_MONOTONIC)", err, errlen);
+	if (ret == 0) {
+		ret = be->open(ctx, provider, err, errlen);
+		if (ret != 0)
+			be->close(ctx);
+	}
+	if (ret != 0) {
+		fr_ctx_free_locks(ctx);
 		free(ctx->tx_pool);
 		free(ctx);
 		return ret;
@@ -1076,8 +1098,7 @@ FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx)
 		fr_rx_free(rx);
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	pthread_condattr_destroy(&ctx->condattr);
-	pthread_mutex_destroy(&ctx->lock);
+	fr_ctx_free_locks(ctx);
 	free(ctx->tx_pool);
 	free(ctx);
 }
@@ -1109,7 +1130,13 @@ FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, siz
 		return FASTRMI_ERR_NOMEM;
 	}
 	s->ctx = ctx;
-	pthread_cond_init(&s->cond, &ctx->condattr);
+	code = fr_check_init(pthread_cond_init(&s->cond, &ctx->condattr), "pthread_cond_init(stream)", err, errlen);
+	if (code != 0) {
+		fr_rx_free(s->rx);
+		fr_ring_free(s->ring);
+		free(s);
+		return code;
+	}
 	s->local_id = local_id;
 	s->peer_id = peer_id;
 	s->rx->op.kind = FR_OP_RX;
@@ -1131,7 +1158,7 @@ FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, siz
 	}
 	if (s->peer == NULL) {
 		pthread_mutex_unlock(&ctx->lock);
-		pthread_cond_destroy(&s->cond);
+		fr_report_errno("pthread_cond_destroy(stream)", pthread_cond_destroy(&s->cond));
 		fr_rx_free(s->rx);
 		fr_ring_free(s->ring);
 		free(s);
@@ -1380,7 +1407,7 @@ static void fr_stream_free(struct fastrmi_stream *s)
 		fr_rx_free(rx);
 	}
 	fr_peer_unref(ctx, s->peer);
-	pthread_cond_destroy(&s->cond);
+	fr_report_errno("pthread_cond_destroy(stream)", pthread_cond_destroy(&s->cond));
 	fr_ring_free(s->ring);
 	free(s);
 }

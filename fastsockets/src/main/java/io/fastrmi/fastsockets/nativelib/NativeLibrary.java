@@ -32,6 +32,9 @@ public interface NativeLibrary {
     NativeTransport openTransport(String backend, String provider, int spinMicros, WaitMode wait)
             throws java.io.IOException;
 
+    /** {@code fastrmi_strstatus}: a status's name as the library spells it ("FASTRMI_ERR_PROVIDER"). */
+    String statusName(int status);
+
     /** This process's effective uid. */
     int processUid();
 

@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets.ffm;
 
 import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -71,11 +72,12 @@ public final class FfmNativeLibrary implements NativeLibrary {
             int rc = (int) calls.tcpPeer.invokeExact(arena.allocateFrom(ValueLayout.JAVA_BYTE, peerIp), (long) peerIp.length,
                     (short) peer.getPort(), arena.allocateFrom(ValueLayout.JAVA_BYTE, ownIp), (long) ownIp.length,
                     (short) own.getPort(), uid, inode, err, (long) FfmTransport.ERROR_BUFFER);
-            if (rc == NativeCalls.ERR_NOT_FOUND) {
+            if (NativeStatus.ERR_NOT_FOUND.is(rc)) {
                 return null;
             }
             if (rc != 0) {
-                throw new IOException("cannot learn who owns " + peer + ": " + err.getString(0));
+                throw new IOException("cannot learn who owns " + peer + ": "
+                        + NativeStatus.failure("fastrmi_tcp_peer", rc, err.getString(0)));
             }
             return new PeerSocket(Integer.toUnsignedLong(uid.get(ValueLayout.JAVA_INT, 0)), inode.get(ValueLayout.JAVA_LONG, 0));
         } catch (IOException e) {
@@ -151,6 +153,16 @@ public final class FfmNativeLibrary implements NativeLibrary {
             return rc == 0 ? null : err.getString(0);
         } catch (Throwable t) {
             throw new IllegalStateException("fastrmi_ucx_probe", t);
+        }
+    }
+
+    @Override
+    public String statusName(int status) {
+        try {
+            MemorySegment text = (MemorySegment) calls.strstatus.invokeExact(status);
+            return text.reinterpret(Long.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_strstatus", t);
         }
     }
 

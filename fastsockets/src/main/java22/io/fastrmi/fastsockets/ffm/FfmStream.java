@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.ffm;
 
+import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -46,7 +47,8 @@ final class FfmStream implements NativeStream {
             int rc = (int) calls.streamOpen.invokeExact(context, peer, (long) peerAddress.length, localId, peerId, out, err,
                     (long) FfmTransport.ERROR_BUFFER);
             if (rc != 0) {
-                throw new IOException("cannot open a " + transport + " stream: " + err.getString(0));
+                throw new IOException("cannot open a " + transport + " stream: "
+                        + NativeStatus.failure("fastrmi_stream_open", rc, err.getString(0)));
             }
             return new FfmStream(calls, transport, out.get(ValueLayout.ADDRESS, 0));
         } catch (IOException e) {
@@ -66,10 +68,13 @@ final class FfmStream implements NativeStream {
         try {
             long n = (long) calls.recvNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
                     (long) length, 0, readError, (long) FfmTransport.ERROR_BUFFER);
-            if (n == NativeCalls.ERR_TIMEOUT) {
+            if (NativeStatus.ERR_TIMEOUT.is(n)) {
                 // Nothing there: wait with no array in hand, then copy.
                 n = (long) calls.waitReadable.invokeExact(stream, timeoutMillis == 0 ? -1 : timeoutMillis, readError,
                         (long) FfmTransport.ERROR_BUFFER);
+                if (n < 0) {
+                    throw failure("read", "fastrmi_wait_readable", n, readError);
+                }
                 if (n > 0) {
                     n = (long) calls.recvNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
                             (long) length, 0, readError, (long) FfmTransport.ERROR_BUFFER);
@@ -79,7 +84,7 @@ final class FfmStream implements NativeStream {
                 return -1;
             }
             if (n < 0) {
-                throw failure("read", n, readError);
+                throw failure("read", "fastrmi_recv", n, readError);
             }
             return (int) n;
         } catch (IOException e) {
@@ -100,26 +105,26 @@ final class FfmStream implements NativeStream {
             if (length > 0) {
                 sent = (long) calls.sendNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
                         (long) length, 0, writeError, (long) FfmTransport.ERROR_BUFFER);
-                if (sent == NativeCalls.ERR_TIMEOUT) {
+                if (NativeStatus.ERR_TIMEOUT.is(sent)) {
                     sent = 0;
                 } else if (sent < 0) {
-                    throw failure("write", sent, writeError);
+                    throw failure("write", "fastrmi_send", sent, writeError);
                 }
             }
             // The reader's window is full: wait for credit with no array in hand, then send the rest.
             while (sent < length) {
                 int rc = (int) calls.waitWritable.invokeExact(stream, -1, writeError, (long) FfmTransport.ERROR_BUFFER);
                 if (rc < 0) {
-                    throw failure("write", rc, writeError);
+                    throw failure("write", "fastrmi_wait_writable", rc, writeError);
                 }
                 long n = (long) calls.sendNow.invokeExact(stream,
                         MemorySegment.ofArray(buffer).asSlice(offset + sent, length - sent), length - sent, 0, writeError,
                         (long) FfmTransport.ERROR_BUFFER);
-                if (n == NativeCalls.ERR_TIMEOUT) {
+                if (NativeStatus.ERR_TIMEOUT.is(n)) {
                     continue;
                 }
                 if (n < 0) {
-                    throw failure("write", n, writeError);
+                    throw failure("write", "fastrmi_send", n, writeError);
                 }
                 sent += n;
                 if (sent == length) {
@@ -128,7 +133,7 @@ final class FfmStream implements NativeStream {
                     n = (long) calls.send.invokeExact(stream, MemorySegment.NULL, 0L, -1, writeError,
                             (long) FfmTransport.ERROR_BUFFER);
                     if (n < 0) {
-                        throw failure("write", n, writeError);
+                        throw failure("write", "fastrmi_send", n, writeError);
                     }
                 }
             }
@@ -164,7 +169,7 @@ final class FfmStream implements NativeStream {
         try {
             int rc = (int) calls.shutdownWrite.invokeExact(stream, writeError, (long) FfmTransport.ERROR_BUFFER);
             if (rc < 0) {
-                throw failure("shutdown", rc, writeError);
+                throw failure("shutdown", "fastrmi_shutdown_write", rc, writeError);
             }
         } catch (IOException e) {
             throw e;
@@ -256,20 +261,21 @@ final class FfmStream implements NativeStream {
         }
     }
 
-    private IOException failure(String what, long code, MemorySegment error) {
-        if (code == NativeCalls.ERR_TIMEOUT) {
+    /** java.net's exception and words where a socket has them; else the call and its status by name. */
+    private IOException failure(String what, String call, long code, MemorySegment error) {
+        if (NativeStatus.ERR_TIMEOUT.is(code)) {
             return new SocketTimeoutException(what + " timed out");
         }
-        if (code == NativeCalls.ERR_ABORTED) {
+        if (NativeStatus.ERR_ABORTED.is(code)) {
             return new SocketException("Socket closed");
         }
-        if (code == NativeCalls.ERR_RESET) {
+        if (NativeStatus.ERR_RESET.is(code)) {
             // java.net's words for a write to a peer that closed with data unread
             return new SocketException("Connection reset by peer (" + transport + ": " + error.getString(0) + ")");
         }
-        if (code == NativeCalls.ERR_CLOSED) {
+        if (NativeStatus.ERR_CLOSED.is(code)) {
             return new SocketException("Socket output is shut down");
         }
-        return new IOException(what + " on a " + transport + " stream failed (" + code + "): " + error.getString(0));
+        return new IOException(what + " on a " + transport + " stream: " + NativeStatus.failure(call, code, error.getString(0)));
     }
 }

@@ -1,6 +1,7 @@
 package io.fastrmi.fastsockets.ffm;
 
 import io.fastrmi.fastsockets.config.WaitMode;
+import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
@@ -38,7 +39,8 @@ final class FfmTransport implements NativeTransport {
             int rc = (int) calls.ctxOpen.invokeExact(arena.allocateFrom(backend), providerName, spinMicros, out, err,
                     (long) ERROR_BUFFER);
             if (rc != 0) {
-                throw new IOException("cannot open native transport " + name + ": " + err.getString(0));
+                throw new IOException("cannot open native transport " + name + ": "
+                        + NativeStatus.failure("fastrmi_ctx_open", rc, err.getString(0)));
             }
             MemorySegment context = out.get(ValueLayout.ADDRESS, 0);
             // The JVM's count of usable CPUs includes a container's quota, which the library cannot see.
@@ -46,8 +48,8 @@ final class FfmTransport implements NativeTransport {
                     err, (long) ERROR_BUFFER);
             if (rc != 0) {
                 calls.ctxClose.invokeExact(context);
-                throw new IOException("native transport " + name + ": fastrmi_ctx_set_wait failed (" + rc + "): "
-                        + err.getString(0));
+                throw new IOException("native transport " + name + ": "
+                        + NativeStatus.failure("fastrmi_ctx_set_wait", rc, err.getString(0)));
             }
             MemorySegment buffer = arena.allocate(ADDRESS_MAX);
             MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
@@ -55,7 +57,8 @@ final class FfmTransport implements NativeTransport {
             rc = (int) calls.ctxAddress.invokeExact(context, buffer, length);
             if (rc != 0) {
                 calls.ctxClose.invokeExact(context);
-                throw new IOException("native transport " + name + " has no address (" + rc + ")");
+                throw new IOException("native transport " + name + " has no address: "
+                        + NativeStatus.failure("fastrmi_ctx_address", rc, null));
             }
             byte[] address = buffer.asSlice(0, length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
             return new FfmTransport(calls, name, context, address);
@@ -132,7 +135,7 @@ final class FfmTransport implements NativeTransport {
                     (long) bytes.length, err, (long) ERROR_BUFFER);
             if (rc != 0) {
                 throw new IOException("native transport " + name + " cannot expect " + ip.getHostAddress() + ": "
-                        + err.getString(0));
+                        + NativeStatus.failure("fastrmi_ctx_expect_peer", rc, err.getString(0)));
             }
         } catch (IOException e) {
             throw e;

@@ -19,13 +19,6 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  */
 final class NativeCalls {
 
-    // Return codes of fastrmi.h's enum fastrmi_status.
-    static final int ERR_TIMEOUT = -1;
-    static final int ERR_ABORTED = -2;
-    static final int ERR_CLOSED = -3;
-    static final int ERR_NOT_FOUND = -8;
-    static final int ERR_RESET = -9;
-
     final MethodHandle ctxOpen;
     final MethodHandle ctxSetWait;
     final MethodHandle ctxAddress;
@@ -45,6 +38,7 @@ final class NativeCalls {
     final MethodHandle expectPeer;
     final MethodHandle processUid;
     final MethodHandle tcpPeer;
+    final MethodHandle strstatus;
 
     NativeCalls(Linker linker, SymbolLookup library) {
         Linker.Option critical = Linker.Option.critical(true);
@@ -77,6 +71,7 @@ final class NativeCalls {
         processUid = linker.downcallHandle(find(library, "fastrmi_process_uid"), FunctionDescriptor.of(JAVA_INT));
         tcpPeer = linker.downcallHandle(find(library, "fastrmi_tcp_peer"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
+        strstatus = linker.downcallHandle(find(library, "fastrmi_strstatus"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
     }
 
     static MemorySegment find(SymbolLookup library, String name) {

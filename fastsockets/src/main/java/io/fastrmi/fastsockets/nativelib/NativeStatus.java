@@ -1,0 +1,59 @@
+package io.fastrmi.fastsockets.nativelib;
+
+/**
+ * The return codes of libfastrmi's {@code enum fastrmi_status} ({@code native/include/fastrmi.h}),
+ * so that no message shows a bare number. {@code NativeStatusTest} checks this list against the
+ * header, and {@code NativeStatusIT} against the library's {@code fastrmi_strstatus}.
+ */
+public enum NativeStatus {
+    OK(0),
+    ERR_TIMEOUT(-1),
+    ERR_ABORTED(-2),
+    ERR_CLOSED(-3),
+    ERR_INVALID(-4),
+    ERR_NOMEM(-5),
+    ERR_PROVIDER(-6),
+    ERR_PROTOCOL(-7),
+    ERR_NOT_FOUND(-8),
+    ERR_RESET(-9),
+    ERR_FULL(-10);
+
+    /** What {@code fastrmi_strstatus} returns for a code that is not a status. */
+    public static final String UNKNOWN = "FASTRMI_UNKNOWN_STATUS";
+
+    private final int code;
+
+    NativeStatus(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The enumerator's name in C, "FASTRMI_ERR_PROVIDER". */
+    public String cName() {
+        return "FASTRMI_" + name();
+    }
+
+    /** Whether a native call returned this status. */
+    public boolean is(long returned) {
+        return returned == code;
+    }
+
+    /** "FASTRMI_ERR_PROVIDER (-6)", or "FASTRMI_UNKNOWN_STATUS (-42)" for a code that is none. */
+    public static String describe(long returned) {
+        for (NativeStatus status : values()) {
+            if (status.is(returned)) {
+                return status.cName() + " (" + returned + ")";
+            }
+        }
+        return UNKNOWN + " (" + returned + ")";
+    }
+
+    /** A native call's failure in words: "fastrmi_stream_open failed: FASTRMI_ERR_NOMEM (-5): out of memory". */
+    public static String failure(String call, long returned, String message) {
+        String text = call + " failed: " + describe(returned);
+        return message == null || message.isEmpty() ? text : text + ": " + message;
+    }
+}
