@@ -518,8 +518,8 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 		ucp_cleanup(ucx->context);
 	if (ucx->config != NULL)
 		ucp_config_release(ucx->config);
-	if (ucx->kick_fd >= 0)
-		close(ucx->kick_fd);
+	if (ucx->kick_fd >= 0 && close(ucx->kick_fd) != 0)
+		fr_report_errno("close(wake-up eventfd)", errno);
 	free(ucx);
 	ctx->ucx = NULL;
 }
