@@ -4,6 +4,7 @@ import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.optrmi.JvmFingerprint;
+import io.fastrmi.optrmi.Optimization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -172,7 +173,7 @@ public final class FastRmiSockets {
         event.result = answer.fast() ? "fast" : "plain";
         event.reason = answer.reason();
         event.transport = answer.transport().name();
-        event.optimizations = String.join(",", answer.optimizations());
+        event.optimizations = Optimization.configNames(answer.optimizations(), ",");
         event.commit();
     }
 
@@ -220,7 +221,7 @@ public final class FastRmiSockets {
      * server's answer (null when it did not answer as FastRMI), and the outcome.
      */
     public record ProbeResult(InetAddress address, String matchedName, HostPolicy policy, Handshake.Offer offer,
-            Handshake.Answer answer, boolean fast, String reason, String transport, Set<String> optimizations) {
+            Handshake.Answer answer, boolean fast, String reason, String transport, Set<Optimization> optimizations) {
         public ProbeResult {
             optimizations = Set.copyOf(optimizations);
         }

@@ -1,6 +1,7 @@
 package io.fastrmi.fastsockets;
 
 import io.fastrmi.optrmi.JvmFingerprint;
+import io.fastrmi.optrmi.Optimization;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,7 +13,6 @@ import java.io.OutputStream;
 import java.io.UTFDataFormatException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -25,7 +25,7 @@ import java.util.Set;
  *   "JRMI" u16 2  u8 0x46  u16 length  body[length]
  *   body: u8 recordVersion (1)
  *         utf java.specification.version  utf java.vm.name  utf java.vm.version  u8 byteOrder (0 big, 1 little)
- *         u32 optimizations (bit set, {@link #OPTIMIZATION_BITS})
+ *         u32 optimizations (bit set, {@link Optimization#bit})
  *         u8 transportCount, then per transport: utf name ("tcp", "ofi:shm", ...)  utf address
  * answer (server to client):
  *   u8 0x46  u16 length  body[length]
@@ -43,8 +43,6 @@ public final class Handshake {
     public static final int RECORD_VERSION = 1;
     public static final int MAX_RECORD_LENGTH = 4096;
     static final int MAX_TRANSPORTS = 16;
-    /** Optimization names, in bit order. */
-    public static final List<String> OPTIMIZATION_BITS = List.of("class-table", "no-annotations", "block-data", "bulk-arrays");
 
     private Handshake() {
     }
@@ -53,14 +51,14 @@ public final class Handshake {
     public record Transport(String name, String address) {
     }
 
-    public record Offer(JvmFingerprint fingerprint, Set<String> optimizations, List<Transport> transports) {
+    public record Offer(JvmFingerprint fingerprint, Set<Optimization> optimizations, List<Transport> transports) {
         public Offer {
             optimizations = Set.copyOf(optimizations);
             transports = List.copyOf(transports);
         }
     }
 
-    public record Answer(boolean fast, String reason, JvmFingerprint fingerprint, Set<String> optimizations,
+    public record Answer(boolean fast, String reason, JvmFingerprint fingerprint, Set<Optimization> optimizations,
             Transport transport) {
         public Answer {
             optimizations = Set.copyOf(optimizations);
@@ -72,7 +70,7 @@ public final class Handshake {
         DataOutputStream b = new DataOutputStream(body);
         b.writeByte(RECORD_VERSION);
         writeFingerprint(b, offer.fingerprint());
-        b.writeInt(bits(offer.optimizations()));
+        b.writeInt(Optimization.bits(offer.optimizations()));
         if (offer.transports().size() > MAX_TRANSPORTS) {
             throw new IllegalArgumentException("at most " + MAX_TRANSPORTS + " transports");
         }
@@ -118,7 +116,7 @@ public final class Handshake {
         try {
             checkVersion(b.readUnsignedByte(), "offer");
             JvmFingerprint fingerprint = readFingerprint(b);
-            Set<String> optimizations = names(b.readInt());
+            Set<Optimization> optimizations = Optimization.fromBits(b.readInt());
             int count = b.readUnsignedByte();
             if (count > MAX_TRANSPORTS) {
                 throw new HandshakeException("handshake offer lists " + count + " transports; at most " + MAX_TRANSPORTS);
@@ -141,7 +139,7 @@ public final class Handshake {
         b.writeByte(answer.fast() ? 1 : 0);
         b.writeUTF(answer.reason());
         writeFingerprint(b, answer.fingerprint());
-        b.writeInt(bits(answer.optimizations()));
+        b.writeInt(Optimization.bits(answer.optimizations()));
         b.writeUTF(answer.transport().name());
         b.writeUTF(answer.transport().address());
         ByteArrayOutputStream record = new ByteArrayOutputStream(body.size() + 3);
@@ -160,7 +158,7 @@ public final class Handshake {
             }
             String reason = b.readUTF();
             JvmFingerprint fingerprint = readFingerprint(b);
-            Set<String> optimizations = names(b.readInt());
+            Set<Optimization> optimizations = Optimization.fromBits(b.readInt());
             Transport transport = new Transport(b.readUTF(), b.readUTF());
             expectEnd(b, "answer");
             return new Answer(result == 1, reason, fingerprint, optimizations, transport);
@@ -241,28 +239,5 @@ public final class Handshake {
             throw new HandshakeException("handshake record has byte order " + order + "; expected 0 (big) or 1 (little)");
         }
         return new JvmFingerprint(spec, vmName, vmVersion, order == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
-    }
-
-    static int bits(Set<String> optimizations) {
-        int bits = 0;
-        for (String name : optimizations) {
-            int bit = OPTIMIZATION_BITS.indexOf(name);
-            if (bit < 0) {
-                throw new IllegalArgumentException("unknown optimization " + name);
-            }
-            bits |= 1 << bit;
-        }
-        return bits;
-    }
-
-    /** Bits this version does not know (a newer peer's) are left out: they cannot be accepted. */
-    private static Set<String> names(int bits) {
-        Set<String> names = new LinkedHashSet<>();
-        for (int i = 0; i < OPTIMIZATION_BITS.size(); i++) {
-            if ((bits & 1 << i) != 0) {
-                names.add(OPTIMIZATION_BITS.get(i));
-            }
-        }
-        return names;
     }
 }

@@ -2,8 +2,9 @@ package io.fastrmi.fastsockets;
 
 import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.optrmi.JvmFingerprint;
+import io.fastrmi.optrmi.Optimization;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.EnumSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.List;
@@ -20,7 +21,7 @@ public final class Negotiation {
      * The lean-format optimizations this build implements: none yet (the lean-format issue adds
      * them). Only these are offered or accepted, so an answer never claims what is not in effect.
      */
-    static final Set<String> IMPLEMENTED_OPTIMIZATIONS = Set.of();
+    static final Set<Optimization> IMPLEMENTED_OPTIMIZATIONS = Set.of();
 
     private Negotiation() {
     }
@@ -46,7 +47,8 @@ public final class Negotiation {
             }
         }
         transports.add(TCP);
-        Set<String> optimizations = new LinkedHashSet<>(policy.optimizations());
+        Set<Optimization> optimizations = EnumSet.noneOf(Optimization.class);
+        optimizations.addAll(policy.optimizations());
         optimizations.retainAll(IMPLEMENTED_OPTIMIZATIONS);
         return new Handshake.Offer(local, optimizations, transports);
     }
@@ -73,7 +75,8 @@ public final class Negotiation {
         if (!difference.isEmpty()) {
             return plain("JVM fingerprint mismatch: server " + difference.replace(" vs ", " vs client "), local, transport);
         }
-        Set<String> accepted = new LinkedHashSet<>(offer.optimizations());
+        Set<Optimization> accepted = EnumSet.noneOf(Optimization.class);
+        accepted.addAll(offer.optimizations());
         accepted.retainAll(policyForClient.optimizations());
         accepted.retainAll(IMPLEMENTED_OPTIMIZATIONS);
         transport = chooseTransport(offer, policyForClient, usable);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.optrmi.JvmFingerprint;
+import io.fastrmi.optrmi.Optimization;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class HandshakeTest {
 
     static final JvmFingerprint JDK17 = new JvmFingerprint("17", "OpenJDK 64-Bit Server VM", "17.0.15+6", ByteOrder.LITTLE_ENDIAN);
-    static final Handshake.Offer OFFER = new Handshake.Offer(JDK17, Set.of("class-table", "bulk-arrays"),
+    static final Handshake.Offer OFFER = new Handshake.Offer(JDK17, Set.of(Optimization.CLASS_TABLE, Optimization.BULK_ARRAYS),
             List.of(new Handshake.Transport("ofi:shm", "fi_addr:0a0b"), new Handshake.Transport("tcp", "")));
 
     @Test
@@ -119,7 +120,7 @@ class HandshakeTest {
             b.writeInt(0x1 | 0x100); // class-table, and a bit this version does not know
             b.writeByte(0);
         });
-        assertEquals(Set.of("class-table"), Handshake.readOfferBody(new ByteArrayInputStream(body)).optimizations());
+        assertEquals(Set.of(Optimization.CLASS_TABLE), Handshake.readOfferBody(new ByteArrayInputStream(body)).optimizations());
     }
 
     static byte[] offerBytes(Handshake.Offer offer) throws IOException {

@@ -1,9 +1,9 @@
 package io.fastrmi.agent.doctor;
 
-import io.fastrmi.fastsockets.Handshake;
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPattern;
 import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.optrmi.Optimization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,25 +61,14 @@ public final class ConfigText {
     }
 
     /** {@code all}, {@code none}, or the names in their fixed order (that of the handshake's bits). */
-    public static String optimizations(Collection<String> names) {
-        if (names.isEmpty()) {
+    public static String optimizations(Collection<Optimization> optimizations) {
+        if (optimizations.isEmpty()) {
             return "none";
         }
-        if (names.containsAll(HostPolicy.KNOWN_OPTIMIZATIONS)) {
+        if (optimizations.containsAll(Optimization.all())) {
             return "all";
         }
-        List<String> ordered = new ArrayList<>();
-        for (String known : Handshake.OPTIMIZATION_BITS) {
-            if (names.contains(known)) {
-                ordered.add(known);
-            }
-        }
-        for (String name : names) {
-            if (!ordered.contains(name)) {
-                ordered.add(name);
-            }
-        }
-        return String.join(", ", ordered);
+        return Optimization.configNames(optimizations, ", ");
     }
 
     /** A duration in the file's units: the largest of h, m, s, ms that states it exactly. */

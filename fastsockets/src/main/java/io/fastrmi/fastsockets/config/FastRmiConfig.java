@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.config;
 
+import io.fastrmi.optrmi.Optimization;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -211,7 +213,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     /** A host policy under construction: unset keys keep the values it started from. */
     private static final class PolicyBuilder {
         boolean optimize;
-        Set<String> optimizations;
+        Set<Optimization> optimizations;
         List<String> transports;
         PortRanges jvmPorts;
 
@@ -367,20 +369,18 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             }
         }
 
-        private static Set<String> optimizations(String where, int number, String value) throws ConfigException {
+        private static Set<Optimization> optimizations(String where, int number, String value) throws ConfigException {
             if (value.equals("all")) {
-                return HostPolicy.KNOWN_OPTIMIZATIONS;
+                return Optimization.all();
             }
             if (value.equals("none")) {
                 return Set.of();
             }
-            Set<String> chosen = new LinkedHashSet<>();
+            Set<Optimization> chosen = EnumSet.noneOf(Optimization.class);
             for (String item : list(value)) {
-                if (!HostPolicy.KNOWN_OPTIMIZATIONS.contains(item)) {
-                    throw new ConfigException(where, number, "unknown optimization '" + item + "' (expected all, none, or "
-                            + String.join(", ", sorted(HostPolicy.KNOWN_OPTIMIZATIONS, Set.of())) + ")");
-                }
-                chosen.add(item);
+                chosen.add(Optimization.named(item).orElseThrow(() -> new ConfigException(where, number,
+                        "unknown optimization '" + item + "' (expected all, none, or "
+                                + Optimization.configNames(Optimization.all(), ", ") + ")")));
             }
             return chosen;
         }

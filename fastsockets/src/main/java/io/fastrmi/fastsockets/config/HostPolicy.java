@@ -1,5 +1,8 @@
 package io.fastrmi.fastsockets.config;
 
+import java.util.EnumSet;
+import java.util.Collections;
+import io.fastrmi.optrmi.Optimization;
 import java.util.List;
 import java.util.Set;
 
@@ -9,19 +12,15 @@ import java.util.Set;
  * that host's listeners are JVMs with scope = jvm ({@code jvmPorts}: where a JVM with scope = jvm
  * offers across hosts).
  */
-public record HostPolicy(boolean optimize, Set<String> optimizations, List<String> transports, PortRanges jvmPorts) {
-
-    /** The lean-format optimizations a host section may name. */
-    public static final Set<String> KNOWN_OPTIMIZATIONS =
-            Set.of("class-table", "no-annotations", "block-data", "bulk-arrays");
+public record HostPolicy(boolean optimize, Set<Optimization> optimizations, List<String> transports, PortRanges jvmPorts) {
 
     public HostPolicy {
-        optimizations = Set.copyOf(optimizations);
+        optimizations = optimizations.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(optimizations));
         transports = List.copyOf(transports);
     }
 
     /** A policy that names no scope = jvm listeners. */
-    public HostPolicy(boolean optimize, Set<String> optimizations, List<String> transports) {
+    public HostPolicy(boolean optimize, Set<Optimization> optimizations, List<String> transports) {
         this(optimize, optimizations, transports, PortRanges.NONE);
     }
 
@@ -33,5 +32,5 @@ public record HostPolicy(boolean optimize, Set<String> optimizations, List<Strin
      * is left out of the default until its first-connection trouble is solved: see the issue notes.)
      */
     public static final HostPolicy INSIDE_LOCAL =
-            new HostPolicy(true, KNOWN_OPTIMIZATIONS, List.of("ucx:shm", "tcp"));
+            new HostPolicy(true, Optimization.all(), List.of("ucx:shm", "tcp"));
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.optrmi.Optimization;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,13 +63,13 @@ class FastRmiConfigTest {
 
         HostPolicy inside = config.policyFor("node3.cluster.example", InetAddress.getByName("10.2.0.7"));
         assertTrue(inside.optimize());
-        assertEquals(HostPolicy.KNOWN_OPTIMIZATIONS, inside.optimizations());
+        assertEquals(Optimization.all(), inside.optimizations());
         assertEquals(List.of("ofi:shm", "ucx:shm", "ofi:tcp;ofi_rxm", "tcp"), inside.transports());
         assertSame(inside, config.policyFor(null, InetAddress.getByName("10.1.200.3")));
         assertSame(inside, config.policyFor("localhost", InetAddress.getLoopbackAddress()));
 
         HostPolicy gateway = config.policyFor("GATEWAY.cluster.example", null);
-        assertEquals(Set.of("class-table", "bulk-arrays"), gateway.optimizations());
+        assertEquals(Set.of(Optimization.CLASS_TABLE, Optimization.BULK_ARRAYS), gateway.optimizations());
         assertSame(gateway, config.policyFor(null, InetAddress.getByName("2001:db8:1::5")));
 
         HostPolicy outside = config.policyFor("node12.cluster.example", InetAddress.getByName("192.0.2.1"));
@@ -124,7 +125,7 @@ class FastRmiConfigTest {
             assertTrue(section.policy().optimize(), "the override applies to every section too");
             assertEquals(List.of("tcp"), section.policy().transports());
         }
-        assertEquals(Set.of("class-table", "bulk-arrays"), config.hosts().get(1).policy().optimizations(),
+        assertEquals(Set.of(Optimization.CLASS_TABLE, Optimization.BULK_ARRAYS), config.hosts().get(1).policy().optimizations(),
                 "what is not overridden stays");
 
         ConfigException bad = assertThrows(ConfigException.class,
@@ -164,8 +165,8 @@ class FastRmiConfigTest {
     @Test
     void errorsInsideSectionsNameTheirLine() {
         assertEquals("c.conf:3: optimize must be on or off, not 'sometimes'", error("[defaults]", "", "optimize = sometimes"));
-        assertEquals("c.conf:2: unknown optimization 'zip' (expected all, none, or block-data, bulk-arrays, class-table,"
-                + " no-annotations)", error("[host local]", "optimizations = class-table, zip"));
+        assertEquals("c.conf:2: unknown optimization 'zip' (expected all, none, or class-table, no-annotations,"
+                + " block-data, bulk-arrays)", error("[host local]", "optimizations = class-table, zip"));
         assertEquals("c.conf:2: unknown transport 'rdma' (expected tcp, ofi:PROVIDER such as ofi:shm or ofi:tcp;ofi_rxm,"
                 + " or ucx:TRANSPORT such as ucx:shm)", error("[host local]", "transports = tcp, rdma"));
         assertEquals("c.conf:2: 'scope' is a global key: put it before the first [section]", error("[defaults]", "scope = rmi"));
