@@ -146,17 +146,23 @@ FASTRMI_API int fastrmi_tcp_peer(const uint8_t *peer_ip, size_t peer_ip_len, uin
 typedef struct fastrmi_ctx fastrmi_ctx;
 typedef struct fastrmi_stream fastrmi_stream;
 
+/* Who moves a context's bytes (fastrmi_ctx_open). 0 is none: Java's "tcp" is RMI's own socket. */
+enum fastrmi_backend {
+	FASTRMI_BACKEND_OFI = 1, /* libfabric */
+	FASTRMI_BACKEND_UCX = 2, /* UCX */
+};
+
 /*
- * Opens a context. backend: "ofi" or "ucx".
- * provider: for "ofi" a libfabric provider name ("shm" for peers on this host,
- * "tcp;ofi_rxm" across hosts, "verbs;ofi_rxm", "efa", ...); for "ucx" a UCX_TLS list
+ * Opens a context. backend: an enum fastrmi_backend.
+ * provider: for ofi a libfabric provider name ("shm" for peers on this host,
+ * "tcp;ofi_rxm" across hosts, "verbs;ofi_rxm", "efa", ...); for ucx a UCX_TLS list
  * for this context ("shm", "tcp", "rc,sm", ...; "self" is added), or NULL or "" for UCX's
  * own choice (shared memory on one host, else tcp/RDMA). UCX_* environment variables
  * apply; UCX_TLS, when set, wins over the provider.
  * spin_usec: how long a waiting thread polls before it blocks (0 = block at once).
  * Returns 0 and *ctx, or a negative FASTRMI_ERR_* with a message in err.
  */
-FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint32_t spin_usec,
+FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spin_usec,
 				 fastrmi_ctx **ctx, char *err, size_t errlen);
 
 /* How a waiting thread waits, within the context's spin time (fastrmi_ctx_set_wait). */

@@ -955,7 +955,7 @@ static void fr_ctx_free_locks(struct fastrmi_ctx *ctx)
 	fr_report_errno("pthread_mutex_destroy(context lock)", pthread_mutex_destroy(&ctx->lock));
 }
 
-FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint32_t spin_usec,
+FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spin_usec,
 				 fastrmi_ctx **ctxp, char *err, size_t errlen)
 {
 	const struct fr_backend *be;
@@ -964,17 +964,21 @@ FASTRMI_API int fastrmi_ctx_open(const char *backend, const char *provider, uint
 	int ret;
 
 	fr_clearerr(err, errlen);
-	if (ctxp == NULL || backend == NULL) {
-		fr_seterr(err, errlen, "fastrmi_ctx_open: %s is NULL", ctxp == NULL ? "ctx" : "backend");
+	if (ctxp == NULL) {
+		fr_seterr(err, errlen, "fastrmi_ctx_open: ctx is NULL");
 		return FASTRMI_ERR_INVALID;
 	}
 	*ctxp = NULL;
-	if (strcmp(backend, "ofi") == 0) {
+	switch (backend) {
+	case FASTRMI_BACKEND_OFI:
 		be = &fr_ofi_backend;
-	} else if (strcmp(backend, "ucx") == 0) {
+		break;
+	case FASTRMI_BACKEND_UCX:
 		be = &fr_ucx_backend;
-	} else {
-		fr_seterr(err, errlen, "fastrmi_ctx_open: unknown backend \"%s\" (ofi or ucx)", backend);
+		break;
+	default:
+		fr_seterr(err, errlen, "fastrmi_ctx_open: unknown backend %d (FASTRMI_BACKEND_OFI %d or "
+			  "FASTRMI_BACKEND_UCX %d)", backend, FASTRMI_BACKEND_OFI, FASTRMI_BACKEND_UCX);
 		return FASTRMI_ERR_INVALID;
 	}
 

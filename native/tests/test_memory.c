@@ -33,7 +33,7 @@ static long resident_bytes(void)
 	return resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE);
 }
 
-static int open_ctx(const char *backend, const char *provider, fastrmi_ctx **ctx, unsigned char *addr,
+static int open_ctx(int backend, const char *provider, fastrmi_ctx **ctx, unsigned char *addr,
 		    size_t *len, char *err, size_t errlen)
 {
 	int ret = fastrmi_ctx_open(backend, provider, 0, ctx, err, errlen);
@@ -44,7 +44,7 @@ static int open_ctx(const char *backend, const char *provider, fastrmi_ctx **ctx
 	return fastrmi_ctx_address(*ctx, addr, len);
 }
 
-static void test_idle_streams(const char *backend, const char *provider)
+static void test_idle_streams(const char *label, int backend, const char *provider)
 {
 	static fastrmi_stream *a[PAIRS], *b[PAIRS];
 	unsigned char addr_a[FASTRMI_ADDRESS_MAX], addr_b[FASTRMI_ADDRESS_MAX], msg[MESSAGE], got[MESSAGE];
@@ -54,7 +54,7 @@ static void test_idle_streams(const char *backend, const char *provider)
 	long before, after;
 	int ret, i, opened = 0, ok = 1;
 
-	snprintf(name, sizeof(name), "%s %s", backend, provider);
+	snprintf(name, sizeof(name), "%s %s", label, provider);
 	ret = open_ctx(backend, provider, &ca, addr_a, &len_a, err, sizeof(err));
 	if (ret == 0)
 		ret = open_ctx(backend, provider, &cb, addr_b, &len_b, err, sizeof(err));
@@ -77,12 +77,12 @@ static void test_idle_streams(const char *backend, const char *provider)
 			     fastrmi_recv(a[i], got, sizeof(got), 5000, err, sizeof(err)) == sizeof(got);
 	}
 	after = resident_bytes();
-	snprintf(name, sizeof(name), "%s %s: %d stream pairs, %d small messages each way on each", backend,
+	snprintf(name, sizeof(name), "%s %s: %d stream pairs, %d small messages each way on each", label,
 		 provider, PAIRS, ROUND_TRIPS);
 	CHECK(name, ok && opened == PAIRS, "pair %d: %s", i, err);
-	printf("# %s %s: resident %ld KiB before, %ld KiB after: %ld bytes per stream end\n", backend, provider,
+	printf("# %s %s: resident %ld KiB before, %ld KiB after: %ld bytes per stream end\n", label, provider,
 	       before / 1024, after / 1024, ok ? (after - before) / (2 * PAIRS) : -1L);
-	snprintf(name, sizeof(name), "%s %s: an idle stream end holds at most %d KiB resident", backend, provider,
+	snprintf(name, sizeof(name), "%s %s: an idle stream end holds at most %d KiB resident", label, provider,
 		 MAX_RESIDENT_PER_STREAM / 1024);
 	CHECK(name, ok && before > 0 && (after - before) / (2 * PAIRS) <= MAX_RESIDENT_PER_STREAM,
 	      "%ld bytes per stream end", (after - before) / (2 * PAIRS));
@@ -99,7 +99,7 @@ out:
 
 int main(void)
 {
-	test_idle_streams("ofi", "shm");
-	test_idle_streams("ucx", "shm");
+	test_idle_streams("ofi", FASTRMI_BACKEND_OFI, "shm");
+	test_idle_streams("ucx", FASTRMI_BACKEND_UCX, "shm");
 	return check_summary();
 }

@@ -171,7 +171,7 @@ static void test_forged_ofi_addresses(void)
 	uint16_t name_len;
 	int ret;
 
-	ret = fastrmi_ctx_open("ofi", "shm", 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "shm", 0, &ctx, err, sizeof(err));
 	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0) {
 		CHECK("ofi shm context opens", 0, "returned %d: %s", ret, err);
 		fastrmi_ctx_close(ctx);
@@ -224,7 +224,7 @@ static void test_ucx_shm_address_file(void)
 	struct stat st;
 	int ret;
 
-	ret = fastrmi_ctx_open("ucx", "shm", 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_UCX, "shm", 0, &ctx, err, sizeof(err));
 	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0 || len != 9 || addr[0] != 'U') {
 		CHECK("ucx shm context opens with a 9-byte file reference", 0, "returned %d, %zu bytes: %s", ret, len, err);
 		fastrmi_ctx_close(ctx);
@@ -258,7 +258,7 @@ static void test_forged_sockaddrs(void)
 	char err[ERRMSG] = "";
 	int ret;
 
-	ret = fastrmi_ctx_open("ofi", "tcp;ofi_rxm", 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "tcp;ofi_rxm", 0, &ctx, err, sizeof(err));
 	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0 || len != 12 + 16) {
 		CHECK("ofi tcp;ofi_rxm context opens with a sockaddr_in address", 0, "returned %d, %zu bytes: %s", ret,
 		      len, err);
@@ -275,7 +275,7 @@ static void test_forged_sockaddrs(void)
 
 	ctx = NULL;
 	len = sizeof(addr);
-	ret = fastrmi_ctx_open("ucx", "tcp", 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_UCX, "tcp", 0, &ctx, err, sizeof(err));
 	if (ret != 0 || fastrmi_ctx_address(ctx, addr, &len) != 0 || len != 4 || addr[0] != 'S') {
 		CHECK("ucx tcp context opens with a listener's port", 0, "returned %d, %zu bytes: %s", ret, len, err);
 		fastrmi_ctx_close(ctx);
@@ -325,9 +325,9 @@ static void test_unexpected_peer(void)
 	pthread_t thread;
 	int ret;
 
-	ret = fastrmi_ctx_open("ucx", "tcp", 0, &server.ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_UCX, "tcp", 0, &server.ctx, err, sizeof(err));
 	if (ret == 0)
-		ret = fastrmi_ctx_open("ucx", "tcp", 0, &client, err, sizeof(err));
+		ret = fastrmi_ctx_open(FASTRMI_BACKEND_UCX, "tcp", 0, &client, err, sizeof(err));
 	if (ret != 0 || fastrmi_ctx_address(server.ctx, server_addr, &server_len) != 0 || server_len != 4 ||
 	    fastrmi_ctx_address(client, client_addr, &client_len) != 0 || client_len != 4) {
 		CHECK("two ucx tcp contexts open", 0, "returned %d: %s", ret, err);
@@ -373,7 +373,7 @@ static void test_signal_handlers_kept(void)
 
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		sigaction(signals[i], &own, NULL);
-	ret = fastrmi_ctx_open("ofi", "shm", 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "shm", 0, &ctx, err, sizeof(err));
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
 		sigaction(signals[i], NULL, &now);
 		kept = kept && now.sa_handler == own_handler;

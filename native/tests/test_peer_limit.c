@@ -52,7 +52,7 @@ static int pair(fastrmi_ctx *server, const unsigned char *server_addr, size_t se
 
 	memset(ours, 0, sizeof(*ours));
 	memset(theirs, 0, sizeof(*theirs));
-	ours->ret = fastrmi_ctx_open("ofi", "shm", 0, peer, ours->err, sizeof(ours->err));
+	ours->ret = fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "shm", 0, peer, ours->err, sizeof(ours->err));
 	if (ours->ret != 0)
 		return 0;
 	ours->ret = fastrmi_ctx_address(*peer, peer_addr, &peer_len);
@@ -92,7 +92,7 @@ static void test_ofi_shm_limit(void)
 	int64_t limit, left;
 	int i, ok = 1;
 
-	if (fastrmi_ctx_open("ofi", "shm", 0, &server, err, sizeof(err)) != 0 ||
+	if (fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "shm", 0, &server, err, sizeof(err)) != 0 ||
 	    fastrmi_ctx_address(server, addr, &len) != 0) {
 		CHECK("ofi shm context opens", 0, "%s", err);
 		return;
@@ -132,7 +132,7 @@ static void test_ofi_shm_limit(void)
 	      exchange(first_ours.stream, first_theirs.stream, err, sizeof(err)), "%s", err);
 
 	/* A fresh context for new peers reaches the refused one. */
-	if (fastrmi_ctx_open("ofi", "shm", 0, &fresh, err, sizeof(err)) != 0 ||
+	if (fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "shm", 0, &fresh, err, sizeof(err)) != 0 ||
 	    fastrmi_ctx_address(fresh, fresh_addr, &fresh_len) != 0) {
 		CHECK("ofi shm: a fresh context opens", 0, "%s", err);
 		goto out;
@@ -158,7 +158,7 @@ static void test_ucx_unlimited(void)
 	fastrmi_ctx *ctx = NULL;
 	char err[256] = "";
 
-	if (fastrmi_ctx_open("ucx", "shm", 0, &ctx, err, sizeof(err)) != 0) {
+	if (fastrmi_ctx_open(FASTRMI_BACKEND_UCX, "shm", 0, &ctx, err, sizeof(err)) != 0) {
 		CHECK("ucx shm context opens", 0, "%s", err);
 		return;
 	}

@@ -36,7 +36,7 @@
 
 struct config {
 	const char *label;
-	const char *backend;
+	int backend; /* enum fastrmi_backend */
 	const char *provider;
 	const char *ucx_tls; /* UCX_TLS for this config, NULL: leave the environment alone */
 	int wait_mode;       /* enum fastrmi_wait_mode */
@@ -981,7 +981,7 @@ static void run_config(const struct config *cfg)
 		 idle_cpu, idle_wall);
 	report(cfg, name, parent, why, child, 0);
 
-	test_server_first(cfg, strcmp(cfg->backend, "ofi") == 0 && strcmp(cfg->provider, "shm") == 0 ? SF_ROUNDS : 5);
+	test_server_first(cfg, cfg->backend == FASTRMI_BACKEND_OFI && strcmp(cfg->provider, "shm") == 0 ? SF_ROUNDS : 5);
 
 	unsetenv("UCX_TLS");
 }
@@ -1000,16 +1000,16 @@ static void test_errors(void)
 	CHECK("fastrmi_ctx_set_wait refuses a NULL context with a message",
 	      ret == FASTRMI_ERR_INVALID && strstr(err, "NULL") != NULL, "returned %d, err \"%s\"", ret, err);
 
-	ret = fastrmi_ctx_open("nosuch", NULL, 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(0, NULL, 0, &ctx, err, sizeof(err));
 	CHECK("unknown backend is refused with a message", ret == FASTRMI_ERR_INVALID && err[0] != '\0',
 	      "returned %d, err \"%s\"", ret, err);
 
-	ret = fastrmi_ctx_open("ofi", "nosuchprovider", 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "nosuchprovider", 0, &ctx, err, sizeof(err));
 	CHECK("ofi with an unknown provider fails with libfabric's message",
 	      ret == FASTRMI_ERR_PROVIDER && strstr(err, "nosuchprovider") != NULL &&
 	      strstr(err, "No data available") != NULL, "returned %d, err \"%s\"", ret, err);
 
-	ret = fastrmi_ctx_open("ofi", "shm", 0, &ctx, err, sizeof(err));
+	ret = fastrmi_ctx_open(FASTRMI_BACKEND_OFI, "shm", 0, &ctx, err, sizeof(err));
 	if (ret != 0) {
 		CHECK("ofi shm context opens", 0, "returned %d: %s", ret, err);
 		return;
@@ -1062,14 +1062,14 @@ static void report_cma(void)
 int main(void)
 {
 	static const struct config configs[] = {
-		{ "ofi shm", "ofi", "shm", NULL, FASTRMI_WAIT_ADAPTIVE },
-		{ "ofi tcp;ofi_rxm", "ofi", "tcp;ofi_rxm", NULL, FASTRMI_WAIT_ADAPTIVE },
-		{ "ucx shm", "ucx", "shm", NULL, FASTRMI_WAIT_ADAPTIVE },
-		{ "ucx tcp", "ucx", "tcp", NULL, FASTRMI_WAIT_ADAPTIVE },
-		{ "ucx shm (UCX_TLS=posix,sysv,cma,self)", "ucx", "shm", "posix,sysv,cma,self", FASTRMI_WAIT_ADAPTIVE },
+		{ "ofi shm", FASTRMI_BACKEND_OFI, "shm", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ofi tcp;ofi_rxm", FASTRMI_BACKEND_OFI, "tcp;ofi_rxm", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ucx shm", FASTRMI_BACKEND_UCX, "shm", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ucx tcp", FASTRMI_BACKEND_UCX, "tcp", NULL, FASTRMI_WAIT_ADAPTIVE },
+		{ "ucx shm (UCX_TLS=posix,sysv,cma,self)", FASTRMI_BACKEND_UCX, "shm", "posix,sysv,cma,self", FASTRMI_WAIT_ADAPTIVE },
 		/* The other ways of waiting, on the two same-host transports. */
-		{ "ofi shm, wait = spin", "ofi", "shm", NULL, FASTRMI_WAIT_SPIN },
-		{ "ucx shm, wait = block", "ucx", "shm", NULL, FASTRMI_WAIT_BLOCK },
+		{ "ofi shm, wait = spin", FASTRMI_BACKEND_OFI, "shm", NULL, FASTRMI_WAIT_SPIN },
+		{ "ucx shm, wait = block", FASTRMI_BACKEND_UCX, "shm", NULL, FASTRMI_WAIT_BLOCK },
 	};
 	const char *only = getenv("FASTRMI_TEST_ONLY"); /* e.g. "ofi shm", for debugging */
 

@@ -96,7 +96,7 @@ final class FastRmiSocketFactory extends RMISocketFactory {
             io.fastrmi.fastsockets.nativelib.NativeStream stream = NativeTransports.openAnswered(offer, answer, localId,
                     ControlConnection.of(socket));
             if (stream != null) {
-                socket.attach(stream, answer.transport().name());
+                socket.attach(stream, answer.transport().name().toString());
             }
             FastRmiSockets.record(event, answer);
             return socket;

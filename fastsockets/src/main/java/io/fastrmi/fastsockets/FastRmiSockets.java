@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets;
 
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.optrmi.Optimization;
@@ -29,7 +30,7 @@ public final class FastRmiSockets {
     private static volatile FastRmiConfig config;
     private static volatile FastRmiSocketFactory factory;
     /** The config's native transports, opened in the background at RMI's first use. */
-    private static volatile List<String> transportsToOpen = List.of();
+    private static volatile List<TransportName> transportsToOpen = List.of();
     private static final JvmFingerprint FINGERPRINT = JvmFingerprint.current();
     /** The property of stock RMI's limit on a connection's opening, which bounds our handshake too. */
     static final String HANDSHAKE_TIMEOUT_PROPERTY = "sun.rmi.transport.tcp.handshakeTimeout";
@@ -139,7 +140,7 @@ public final class FastRmiSockets {
             socket.negotiated(answer);
             NativeStream stream = pairing.open();
             if (stream != null) {
-                socket.attach(stream, answer.transport().name());
+                socket.attach(stream, answer.transport().name().toString());
             }
             record(event, answer);
         } catch (IOException e) {
@@ -172,7 +173,7 @@ public final class FastRmiSockets {
     static void record(HandshakeEvent event, Handshake.Answer answer) {
         event.result = answer.fast() ? "fast" : "plain";
         event.reason = answer.reason();
-        event.transport = answer.transport().name();
+        event.transport = answer.transport().name().toString();
         event.optimizations = Optimization.configNames(answer.optimizations(), ",");
         event.commit();
     }
@@ -267,7 +268,7 @@ public final class FastRmiSockets {
                     ? new ProbeResult(target.address(), target.name(), target.policy(), offer, null, false,
                             outcome.plainReason(), "tcp", Set.of())
                     : new ProbeResult(target.address(), target.name(), target.policy(), offer, answer, answer.fast(),
-                            answer.reason(), answer.transport().name(), answer.optimizations());
+                            answer.reason(), answer.transport().name().toString(), answer.optimizations());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.optrmi.Optimization;
 import java.io.ByteArrayInputStream;
@@ -48,7 +49,7 @@ public final class Handshake {
     }
 
     /** A transport on offer or chosen, and the address where the peer reaches it ("" for the TCP socket itself). */
-    public record Transport(String name, String address) {
+    public record Transport(TransportName name, String address) {
     }
 
     public record Offer(JvmFingerprint fingerprint, Set<Optimization> optimizations, List<Transport> transports) {
@@ -76,7 +77,7 @@ public final class Handshake {
         }
         b.writeByte(offer.transports().size());
         for (Transport t : offer.transports()) {
-            b.writeUTF(t.name());
+            b.writeUTF(t.name().toString());
             b.writeUTF(t.address());
         }
         ByteArrayOutputStream record = new ByteArrayOutputStream(body.size() + 9);
@@ -123,7 +124,10 @@ public final class Handshake {
             }
             List<Transport> transports = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                transports.add(new Transport(b.readUTF(), b.readUTF()));
+                String name = b.readUTF();
+                String address = b.readUTF();
+                // A name this version cannot parse (a newer peer's transport) cannot be chosen: left out.
+                TransportName.tryParse(name).ifPresent(t -> transports.add(new Transport(t, address)));
             }
             expectEnd(b, "offer");
             return new Offer(fingerprint, optimizations, transports);
@@ -140,7 +144,7 @@ public final class Handshake {
         b.writeUTF(answer.reason());
         writeFingerprint(b, answer.fingerprint());
         b.writeInt(Optimization.bits(answer.optimizations()));
-        b.writeUTF(answer.transport().name());
+        b.writeUTF(answer.transport().name().toString());
         b.writeUTF(answer.transport().address());
         ByteArrayOutputStream record = new ByteArrayOutputStream(body.size() + 3);
         record.write(Jrmp.PROTOCOL_FASTRMI);
@@ -159,7 +163,10 @@ public final class Handshake {
             String reason = b.readUTF();
             JvmFingerprint fingerprint = readFingerprint(b);
             Set<Optimization> optimizations = Optimization.fromBits(b.readInt());
-            Transport transport = new Transport(b.readUTF(), b.readUTF());
+            String name = b.readUTF();
+            Transport transport = new Transport(TransportName.tryParse(name).orElseThrow(() -> new HandshakeException(
+                    "handshake answer chose transport '" + name + "', which is none (expected " + TransportName.GRAMMAR + ")")),
+                    b.readUTF());
             expectEnd(b, "answer");
             return new Answer(result == 1, reason, fingerprint, optimizations, transport);
         } catch (EOFException | UTFDataFormatException e) {

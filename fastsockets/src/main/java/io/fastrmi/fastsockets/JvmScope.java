@@ -58,7 +58,7 @@ public final class JvmScope {
      */
     public static String transportOf(Socket socket) {
         if (socket instanceof FastSocket fast) {
-            return fast.answer() == null ? "none" : fast.answer().transport().name();
+            return fast.answer() == null ? "none" : fast.answer().transport().name().toString();
         }
         if (listeners == null) {
             return "none";

@@ -303,7 +303,7 @@ final class JvmSocketImpl extends SocketImpl {
     }
 
     private void attach(NativeStream stream, Handshake.Answer answer) throws IOException {
-        String name = answer.transport().name();
+        String name = answer.transport().name().toString();
         if (stream != null) {
             NativeConnection connection = new NativeConnection(() -> soTimeout, this::close, stream, name, false);
             connection.watch(tcpInput(), peer());

@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeAddresses;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
@@ -34,8 +35,8 @@ public final class NativeTransports {
 
     private static volatile LibraryLocator locator;
     private static volatile ClassLoader bindingLoader;
-    private static final Map<String, TransportContexts> OPEN = new ConcurrentHashMap<>();
-    private static final Map<String, String> UNAVAILABLE = new ConcurrentHashMap<>();
+    private static final Map<TransportName, TransportContexts> OPEN = new ConcurrentHashMap<>();
+    private static final Map<TransportName, String> UNAVAILABLE = new ConcurrentHashMap<>();
     private static final AtomicBoolean WARMED = new AtomicBoolean();
     private static volatile int spinMicros = 20;
     private static volatile WaitMode waitMode = WaitMode.ADAPTIVE;
@@ -54,16 +55,12 @@ public final class NativeTransports {
         waitMode = wait;
     }
 
-    static boolean isNative(String name) {
-        return !name.equals("tcp");
-    }
-
     /**
      * The context of transport {@code name} that a new negotiation names (a fresh one when the
      * current one is nearly full: {@link TransportContexts}), or null when the transport cannot be
      * had here (said once).
      */
-    static NativeTransport get(String name) {
+    static NativeTransport get(TransportName name) {
         TransportContexts contexts = OPEN.get(name);
         if (contexts == null && !UNAVAILABLE.containsKey(name)) {
             contexts = open(name);
@@ -71,15 +68,14 @@ public final class NativeTransports {
         return contexts == null ? null : contexts.forNewPeer();
     }
 
-    private static synchronized TransportContexts open(String name) {
+    private static synchronized TransportContexts open(TransportName name) {
         TransportContexts contexts = OPEN.get(name);
         if (contexts != null || UNAVAILABLE.containsKey(name)) {
             return contexts;
         }
         try {
             NativeLibrary library = library();
-            TransportContexts.Opener opener = () -> library.openTransport(backend(name), provider(name), spinMicros,
-                    waitMode);
+            TransportContexts.Opener opener = () -> library.openTransport(name, spinMicros, waitMode);
             // A negotiation may still name a retired context for as long as a handshake may take.
             contexts = new TransportContexts(name, opener.open(), opener, 2L * FastRmiSockets.handshakeTimeoutMillis(),
                     System::nanoTime);
@@ -98,9 +94,9 @@ public final class NativeTransports {
      * library, linking its calls and opening a context take a few hundred milliseconds, which
      * would otherwise fall on the first connection. Called when RMI first asks for a socket factory.
      */
-    static void warmUp(List<String> names) {
+    static void warmUp(List<TransportName> names) {
         if (WARMED.compareAndSet(false, true) && locator != null) {
-            Thread warmer = new Thread(() -> names.stream().filter(NativeTransports::isNative).forEach(NativeTransports::get),
+            Thread warmer = new Thread(() -> names.stream().filter(TransportName::isNative).forEach(NativeTransports::get),
                     "fastrmi-transports");
             warmer.setDaemon(true);
             warmer.start();
@@ -123,20 +119,6 @@ public final class NativeTransports {
     }
 
     /**
-     * "ofi:shm" is backend ofi, provider shm; "ucx:shm" is UCX on its shared-memory transports
-     * ("ucx:X": UCX_TLS=X for that context, unless the environment sets UCX_TLS), "ucx" UCX's choice.
-     */
-    static String backend(String name) {
-        int colon = name.indexOf(':');
-        return colon < 0 ? name : name.substring(0, colon);
-    }
-
-    static String provider(String name) {
-        int colon = name.indexOf(':');
-        return colon < 0 ? null : name.substring(colon + 1);
-    }
-
-    /**
      * A stream id no peer can guess: a stream's messages are matched by id alone, from any peer
      * that knows our address, so a sequential id would let one connection's peer write into
      * another's. 56 bits: the tag bits every libfabric provider leaves to the application.
@@ -153,11 +135,6 @@ public final class NativeTransports {
         static final SecureRandom RANDOM = new SecureRandom();
     }
 
-    /** Transports that only reach JVMs seeing the same shared memory ("ofi:shm", "ucx:shm"). */
-    static boolean isSameHostOnly(String name) {
-        return name.endsWith(":shm");
-    }
-
     /**
      * The address a handshake carries: this host's {@link HostIdentity}, "/", the context's address
      * in hex, "/", the stream id.
@@ -169,8 +146,8 @@ public final class NativeTransports {
     /** A peer's end of a stream as a handshake carries it: its host, its context's address and its stream id. */
     record PeerEndpoint(String host, byte[] address, long streamId) {
         /** Whether a stream of {@code transport} can reach this peer from here. */
-        boolean reachableOver(String transport) {
-            return !isSameHostOnly(transport) || host.equals(HostIdentity.current());
+        boolean reachableOver(TransportName transport) {
+            return !transport.isSameHostOnly() || host.equals(HostIdentity.current());
         }
     }
 
@@ -211,10 +188,10 @@ public final class NativeTransports {
      * and for shared memory only of a process of this user on this host, as the kernel says of the
      * peer's end of {@code connection}: never on the peer's word.
      */
-    static byte[] checkedPeerAddress(String transport, PeerEndpoint peer, ControlConnection connection)
+    static byte[] checkedPeerAddress(TransportName transport, PeerEndpoint peer, ControlConnection connection)
             throws HandshakeException {
         byte[] address = peer.address();
-        char expected = backend(transport).equals("ofi") ? 'O' : isSameHostOnly(transport) ? 'U' : 'S';
+        char expected = transport.backend() == TransportName.Backend.OFI ? 'O' : transport.isSameHostOnly() ? 'U' : 'S';
         if (address.length == 0 || address[0] != expected) {
             throw new HandshakeException("the peer's " + transport + " address is not of the kind " + transport + " uses");
         }
@@ -224,7 +201,7 @@ public final class NativeTransports {
         } catch (NativeAddresses.InvalidAddressException e) {
             throw new HandshakeException("the peer sent " + e.getMessage() + " for " + transport);
         }
-        if (isSameHostOnly(transport)) {
+        if (transport.isSameHostOnly()) {
             if (!peer.reachableOver(transport)) {
                 throw new HandshakeException("the peer is not on this host (or not in its network namespace)");
             }
@@ -265,7 +242,7 @@ public final class NativeTransports {
      * end of the connection, as the kernel says: a peer offers only its own shared memory, never
      * another process's of this user.
      */
-    private static void checkNamesItself(String transport, long pid, NativeLibrary.PeerSocket peerSocket)
+    private static void checkNamesItself(TransportName transport, long pid, NativeLibrary.PeerSocket peerSocket)
             throws HandshakeException {
         if (!SocketOwners.holdsSocket(pid, peerSocket.inode())) {
             throw new HandshakeException("the peer's " + transport + " address names process " + pid
@@ -290,7 +267,7 @@ public final class NativeTransports {
      * the context new peers get, for stream {@code localStreamId}; null when the transport cannot be
      * offered.
      */
-    static String offeredEndpoint(String name, long localStreamId, InetAddress server) {
+    static String offeredEndpoint(TransportName name, long localStreamId, InetAddress server) {
         NativeTransport context = get(name);
         return context != null && expect(context, server) ? endpoint(context, localStreamId) : null;
     }
@@ -301,8 +278,8 @@ public final class NativeTransports {
      */
     static NativeStream openAnswered(Handshake.Offer offer, Handshake.Answer answer, long localId,
             ControlConnection connection) throws IOException {
-        String name = answer.transport().name();
-        if (!isNative(name)) {
+        TransportName name = answer.transport().name();
+        if (!name.isNative()) {
             return null;
         }
         NativeTransport context = offeredContext(offer, name);
@@ -311,7 +288,7 @@ public final class NativeTransports {
     }
 
     /** The context of ours that {@code offer} named for transport {@code name}. */
-    private static NativeTransport offeredContext(Handshake.Offer offer, String name) throws HandshakeException {
+    private static NativeTransport offeredContext(Handshake.Offer offer, TransportName name) throws HandshakeException {
         TransportContexts contexts = OPEN.get(name);
         for (Handshake.Transport offered : offer.transports()) {
             if (offered.name().equals(name) && offered.address() != null) {

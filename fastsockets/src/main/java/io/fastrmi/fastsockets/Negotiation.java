@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.optrmi.Optimization;
@@ -16,7 +17,7 @@ import java.util.Set;
  */
 public final class Negotiation {
 
-    static final Handshake.Transport TCP = new Handshake.Transport("tcp", "");
+    static final Handshake.Transport TCP = new Handshake.Transport(TransportName.TCP, "");
     /**
      * The lean-format optimizations this build implements: none yet (the lean-format issue adds
      * them). Only these are offered or accepted, so an answer never claims what is not in effect.
@@ -36,10 +37,10 @@ public final class Negotiation {
      * {@code endpoints} can give an address for (null: not available here), and the TCP socket
      * itself last in any case, since it always works.
      */
-    public static Handshake.Offer offer(HostPolicy policy, JvmFingerprint local, Function<String, String> endpoints) {
+    public static Handshake.Offer offer(HostPolicy policy, JvmFingerprint local, Function<TransportName, String> endpoints) {
         List<Handshake.Transport> transports = new ArrayList<>();
-        for (String name : policy.transports()) {
-            if (NativeTransports.isNative(name)) {
+        for (TransportName name : policy.transports()) {
+            if (name.isNative()) {
                 String endpoint = endpoints.apply(name);
                 if (endpoint != null) {
                     transports.add(new Handshake.Transport(name, endpoint));
@@ -106,10 +107,9 @@ public final class Negotiation {
      */
     private static Handshake.Transport chooseTransport(Handshake.Offer offer, HostPolicy policy,
             Predicate<Handshake.Transport> usable) {
-        for (String preferred : policy.transports()) {
+        for (TransportName preferred : policy.transports()) {
             for (Handshake.Transport offered : offer.transports()) {
-                if (offered.name().equals(preferred)
-                        && (!NativeTransports.isNative(preferred) || usable.test(offered))) {
+                if (offered.name().equals(preferred) && (!preferred.isNative() || usable.test(offered))) {
                     return new Handshake.Transport(preferred, "");
                 }
             }

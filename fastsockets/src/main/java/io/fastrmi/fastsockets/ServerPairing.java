@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
@@ -12,8 +13,8 @@ import java.io.IOException;
 record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] peerAddress, long peerId, long localId) {
 
     static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided, ControlConnection connection) {
-        String name = decided.transport().name();
-        if (!NativeTransports.isNative(name)) {
+        TransportName name = decided.transport().name();
+        if (!name.isNative()) {
             return new ServerPairing(decided, null, null, 0, 0);
         }
         long localId = NativeTransports.nextStreamId();
@@ -52,7 +53,7 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
         return new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(), answer.optimizations(), transport);
     }
 
-    private static String offeredEndpoint(Handshake.Offer offer, String name) throws HandshakeException {
+    private static String offeredEndpoint(Handshake.Offer offer, TransportName name) throws HandshakeException {
         for (Handshake.Transport offered : offer.transports()) {
             if (offered.name().equals(name)) {
                 return offered.address();

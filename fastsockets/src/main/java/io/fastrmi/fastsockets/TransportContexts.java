@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ final class TransportContexts {
     private record Retired(NativeTransport context, long sinceNanos) {
     }
 
-    private final String name;
+    private final TransportName name;
     private final Opener opener;
     private final LongSupplier nanoClock;
     private final long graceNanos;
@@ -44,7 +45,7 @@ final class TransportContexts {
      * next ones. {@code graceMillis}: how long a retired context may still be named by a
      * negotiation in progress (longer than a handshake may take).
      */
-    TransportContexts(String name, NativeTransport first, Opener opener, long graceMillis, LongSupplier nanoClock) {
+    TransportContexts(TransportName name, NativeTransport first, Opener opener, long graceMillis, LongSupplier nanoClock) {
         this.name = name;
         this.current = first;
         this.opener = opener;

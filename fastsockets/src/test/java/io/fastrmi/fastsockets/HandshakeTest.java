@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.optrmi.Optimization;
 import java.io.ByteArrayInputStream;
@@ -20,7 +21,7 @@ class HandshakeTest {
 
     static final JvmFingerprint JDK17 = new JvmFingerprint("17", "OpenJDK 64-Bit Server VM", "17.0.15+6", ByteOrder.LITTLE_ENDIAN);
     static final Handshake.Offer OFFER = new Handshake.Offer(JDK17, Set.of(Optimization.CLASS_TABLE, Optimization.BULK_ARRAYS),
-            List.of(new Handshake.Transport("ofi:shm", "fi_addr:0a0b"), new Handshake.Transport("tcp", "")));
+            List.of(new Handshake.Transport(TransportName.parse("ofi:shm"), "fi_addr:0a0b"), new Handshake.Transport(TransportName.TCP, "")));
 
     @Test
     void anOfferRoundTripsAfterRmisOwnOpening() throws IOException {
@@ -32,7 +33,7 @@ class HandshakeTest {
     @Test
     void anAnswerRoundTrips() throws IOException {
         Handshake.Answer answer = new Handshake.Answer(false, "JVM fingerprint mismatch", JDK17, Set.of(),
-                new Handshake.Transport("tcp", ""));
+                new Handshake.Transport(TransportName.TCP, ""));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Handshake.writeAnswer(out, answer);
         byte[] bytes = out.toByteArray();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.nio.ByteOrder;
@@ -22,12 +23,12 @@ class NegotiationTest {
     @Test
     void sameJvmAndAnInsideClientIsFast() {
         Handshake.Offer offer = Negotiation.offer(HostPolicy.INSIDE_LOCAL, JDK25);
-        assertEquals(List.of(new Handshake.Transport("tcp", "")), offer.transports(), "only the transports built");
+        assertEquals(List.of(new Handshake.Transport(TransportName.TCP, "")), offer.transports(), "only the transports built");
         assertEquals(Set.of(), offer.optimizations(), "only the optimizations built");
         Handshake.Answer answer = Negotiation.answer(offer, HostPolicy.INSIDE_LOCAL, JDK25);
         assertTrue(answer.fast());
         assertEquals("", answer.reason());
-        assertEquals("tcp", answer.transport().name());
+        assertEquals("tcp", answer.transport().name().toString());
         assertEquals(JDK25, answer.fingerprint());
     }
 
@@ -50,13 +51,13 @@ class NegotiationTest {
     /** A server picks a shared-memory transport only for a client that sees the same shared memory. */
     @Test
     void sharedMemoryIsChosenOnlyForAClientOnThisHost() {
-        HostPolicy policy = new HostPolicy(true, Set.of(), List.of("ucx:shm", "ofi:tcp;ofi_rxm", "tcp"));
+        HostPolicy policy = new HostPolicy(true, Set.of(), List.of(TransportName.parse("ucx:shm"), TransportName.parse("ofi:tcp;ofi_rxm"), TransportName.TCP));
         String here = HostIdentity.current();
         Handshake.Answer sameHost = Negotiation.answer(offer(here), policy, JDK25, NegotiationTest::reachable);
-        assertEquals("ucx:shm", sameHost.transport().name());
+        assertEquals("ucx:shm", sameHost.transport().name().toString());
         Handshake.Answer otherHost = Negotiation.answer(offer("another-boot-id.21.1"), policy, JDK25,
                 NegotiationTest::reachable);
-        assertEquals("ofi:tcp;ofi_rxm", otherHost.transport().name(), "the next transport both have");
+        assertEquals("ofi:tcp;ofi_rxm", otherHost.transport().name().toString(), "the next transport both have");
     }
 
     @Test
@@ -73,8 +74,8 @@ class NegotiationTest {
     }
 
     private static Handshake.Offer offer(String clientHost) {
-        return new Handshake.Offer(JDK25, Set.of(), List.of(new Handshake.Transport("ucx:shm", clientHost + "/00/1"),
-                new Handshake.Transport("ofi:tcp;ofi_rxm", clientHost + "/00/1"), Negotiation.TCP));
+        return new Handshake.Offer(JDK25, Set.of(), List.of(new Handshake.Transport(TransportName.parse("ucx:shm"), clientHost + "/00/1"),
+                new Handshake.Transport(TransportName.parse("ofi:tcp;ofi_rxm"), clientHost + "/00/1"), Negotiation.TCP));
     }
 
     /** Reachability as the server decides it, for transports that all open here. */

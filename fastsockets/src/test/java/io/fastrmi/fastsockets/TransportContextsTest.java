@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
@@ -34,8 +35,8 @@ class TransportContextsTest {
         }
 
         @Override
-        public String name() {
-            return "ofi:shm";
+        public TransportName name() {
+            return TransportName.parse("ofi:shm");
         }
 
         @Override
@@ -86,7 +87,7 @@ class TransportContextsTest {
             opened.add(context);
             return context;
         };
-        return new TransportContexts("ofi:shm", opener.open(), opener, GRACE_MILLIS, now::get);
+        return new TransportContexts(TransportName.parse("ofi:shm"), opener.open(), opener, GRACE_MILLIS, now::get);
     }
 
     @Test
@@ -139,7 +140,7 @@ class TransportContextsTest {
 
     @Test
     void whenNoFreshContextOpensTheCurrentOneServesWhileItLasts() throws IOException {
-        TransportContexts contexts = new TransportContexts("ofi:shm",
+        TransportContexts contexts = new TransportContexts(TransportName.parse("ofi:shm"),
                 new CountingContext(0, TransportContexts.HEADROOM + 1), () -> {
                     throw new IOException("no more shared memory");
                 }, GRACE_MILLIS, now::get);

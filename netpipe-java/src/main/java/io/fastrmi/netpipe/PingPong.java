@@ -1,5 +1,6 @@
 package io.fastrmi.netpipe;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
@@ -158,10 +159,7 @@ public final class PingPong {
                 if (library == null) {
                     throw new IllegalStateException(NativeLibraries.unavailableReason());
                 }
-                int colon = transport.indexOf(':');
-                String backend = colon < 0 ? transport : transport.substring(0, colon);
-                String provider = colon < 0 ? null : transport.substring(colon + 1);
-                try (NativeTransport nativeTransport = library.openTransport(backend, provider,
+                try (NativeTransport nativeTransport = library.openTransport(TransportName.parse(transport),
                         Integer.getInteger("fastrmi.spin-micros", SPIN_MICROS), WaitMode.ADAPTIVE)) {
                     NativeStream stream = nativeTransport.openOver(control, serve ? 2 : 1);
                     pingPong(serve, size, iterations, (b, off, len) -> stream.read(b, off, len, 0), new OutputStream() {

@@ -3,12 +3,14 @@ package io.fastrmi.agent.doctor;
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPattern;
 import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.optrmi.Optimization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * A parsed config written back in the config file's own format: the global keys, {@code [defaults]},
@@ -56,7 +58,7 @@ public final class ConfigText {
     private static void policy(List<String> lines, HostPolicy policy) {
         lines.add("optimize = " + (policy.optimize() ? "on" : "off"));
         lines.add("optimizations = " + optimizations(policy.optimizations()));
-        lines.add("transports = " + String.join(", ", policy.transports()));
+        lines.add("transports = " + transports(policy.transports()));
         lines.add("jvm-ports = " + policy.jvmPorts());
     }
 
@@ -69,6 +71,11 @@ public final class ConfigText {
             return "all";
         }
         return Optimization.configNames(optimizations, ", ");
+    }
+
+    /** The names as the config writes them, "ucx:shm, tcp". */
+    public static String transports(Collection<TransportName> transports) {
+        return transports.stream().map(TransportName::toString).collect(Collectors.joining(", "));
     }
 
     /** A duration in the file's units: the largest of h, m, s, ms that states it exactly. */

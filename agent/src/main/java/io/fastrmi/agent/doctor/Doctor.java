@@ -10,6 +10,7 @@ import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPattern;
 import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.fastsockets.config.SlowTransports;
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -101,7 +102,7 @@ public final class Doctor {
         out.println("transports on this machine:");
         row("tcp", "available (pure Java)");
         nativeTransports(config);
-        for (String transport : config.allTransports()) {
+        for (TransportName transport : config.allTransports()) {
             SlowTransports.whySlower(transport).ifPresent(why -> row(transport + " (in the config)", why));
         }
         row("scope = jvm", (Runtime.version().feature() >= 22 ? "possible on this JDK"
@@ -131,12 +132,12 @@ public final class Doctor {
         Handshake.Offer offer = ClientHandshake.offer(policy, JvmFingerprint.current(), 0, address);
         row("optimizations", ConfigText.optimizations(policy.optimizations()) + " (offered by this version: "
                 + ConfigText.optimizations(offer.optimizations()) + ")");
-        List<String> offered = new ArrayList<>();
+        List<TransportName> offered = new ArrayList<>();
         for (Handshake.Transport transport : offer.transports()) {
             offered.add(transport.name());
         }
-        row("transports", String.join(", ", policy.transports()) + " (offered by this version: "
-                + String.join(", ", offered) + ")");
+        row("transports", ConfigText.transports(policy.transports()) + " (offered by this version: "
+                + ConfigText.transports(offered) + ")");
         out.println();
 
         out.println("negotiation with " + target + (policy.optimize()

@@ -12,6 +12,7 @@ import io.fastrmi.fastsockets.HandshakeException;
 import io.fastrmi.fastsockets.Negotiation;
 import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.net.ConnectException;
 import java.net.ServerSocket;
@@ -36,7 +37,7 @@ class ProbeTest {
             assertEquals(JvmFingerprint.current(), result.serverFingerprint());
             assertEquals(JvmFingerprint.current(), server.offer().fingerprint(), "the offer carries this JVM's fingerprint");
             List<Handshake.Transport> offered = server.offer().transports();
-            assertEquals(new Handshake.Transport("tcp", ""), offered.get(offered.size() - 1), "tcp last, always");
+            assertEquals(new Handshake.Transport(TransportName.TCP, ""), offered.get(offered.size() - 1), "tcp last, always");
             for (Handshake.Transport transport : offered) {
                 assertTrue(HostPolicy.INSIDE_LOCAL.transports().contains(transport.name()), offered::toString);
             }

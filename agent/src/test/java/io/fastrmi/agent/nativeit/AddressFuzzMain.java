@@ -1,5 +1,6 @@
 package io.fastrmi.agent.nativeit;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.Handshake;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.testkit.NativeAddressBytes;
@@ -76,7 +77,7 @@ public final class AddressFuzzMain {
      * answers with: a valid UCX listener address (port 1, where nothing listens) gets a fast answer.
      */
     private static String hostIdentityOf(String host, int port) throws IOException {
-        Handshake.Answer answer = exchange(host, port, new Handshake.Transport("ucx:tcp", "probe/53000104/1"));
+        Handshake.Answer answer = exchange(host, port, new Handshake.Transport(TransportName.parse("ucx:tcp"), "probe/53000104/1"));
         if (answer == null || !answer.fast() || !answer.transport().address().contains("/")) {
             throw new IOException("the server did not answer a valid ucx:tcp offer fast: " + answer);
         }
@@ -86,12 +87,12 @@ public final class AddressFuzzMain {
 
     private static String offerOnce(String host, int port, String transport, String address) {
         try {
-            Handshake.Answer answer = exchange(host, port, new Handshake.Transport(transport, address));
+            Handshake.Answer answer = exchange(host, port, new Handshake.Transport(TransportName.parse(transport), address));
             if (answer == null) {
                 return "closed";
             }
             // The fuzzed transport taken, or refused (tcp, offered after it, chosen instead)
-            return answer.transport().name().equals(transport) ? "accepted" : "refused";
+            return answer.transport().name().toString().equals(transport) ? "accepted" : "refused";
         } catch (SocketTimeoutException e) {
             return "hung";
         } catch (IOException e) {
@@ -105,7 +106,7 @@ public final class AddressFuzzMain {
             socket.connect(new InetSocketAddress(host, port), READ_LIMIT_MILLIS);
             socket.setSoTimeout(READ_LIMIT_MILLIS);
             Handshake.writeOffer(socket.getOutputStream(),
-                    new Handshake.Offer(JvmFingerprint.current(), Set.of(), List.of(offered, new Handshake.Transport("tcp", ""))));
+                    new Handshake.Offer(JvmFingerprint.current(), Set.of(), List.of(offered, new Handshake.Transport(TransportName.TCP, ""))));
             InputStream in = socket.getInputStream();
             int first = in.read();
             if (first != 'F') {
@@ -150,13 +151,13 @@ public final class AddressFuzzMain {
             try (Socket client = fake.accept()) {
                 client.setSoTimeout(READ_LIMIT_MILLIS);
                 Handshake.Offer offer = Handshake.readOffer(client.getInputStream());
-                List<Handshake.Transport> natives = offer.transports().stream().filter(t -> !t.name().equals("tcp")).toList();
+                List<Handshake.Transport> natives = offer.transports().stream().filter(t -> t.name().isNative()).toList();
                 if (natives.isEmpty()) {
                     continue;
                 }
                 Handshake.Transport base = natives.get(random.nextInt(natives.size()));
                 String host = base.address().substring(0, base.address().indexOf('/'));
-                List<byte[]> seeds = new ArrayList<>(seeds(base.name(), random));
+                List<byte[]> seeds = new ArrayList<>(seeds(base.name().toString(), random));
                 seeds.add(HexFormat.of().parseHex(base.address().split("/")[1])); // the client's own
                 Handshake.Transport answered = new Handshake.Transport(base.name(), fuzzedEndpoint(host, seeds, random));
                 Handshake.writeAnswer(client.getOutputStream(), new Handshake.Answer(true, "", offer.fingerprint(),

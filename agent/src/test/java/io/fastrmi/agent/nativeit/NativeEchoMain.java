@@ -1,5 +1,6 @@
 package io.fastrmi.agent.nativeit;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
@@ -14,9 +15,9 @@ import java.util.Arrays;
 /**
  * Two JVMs, one native stream, through the FFM binding: the server echoes what the client sends.
  * They pair over a TCP connection, as FastRMI's handshake will: each sends its context address and
- * stream id. Usage: {@code NativeEchoMain server|client LIBRARY BACKEND PROVIDER [PORT]} (PROVIDER
- * "-" for none); the server prints {@code READY port=P}, the client {@code ECHO n} per size and
- * {@code DONE}.
+ * stream id. Usage: {@code NativeEchoMain server|client LIBRARY TRANSPORT [PORT]} (TRANSPORT as a
+ * config names it, "ofi:shm"); the server prints {@code READY port=P}, the client {@code ECHO n} per
+ * size and {@code DONE}.
  */
 public final class NativeEchoMain {
 
@@ -31,8 +32,7 @@ public final class NativeEchoMain {
         if (library == null) {
             throw new IllegalStateException(NativeLibraries.unavailableReason());
         }
-        String provider = args[3].equals("-") ? null : args[3];
-        try (NativeTransport transport = library.openTransport(args[2], provider, 50, WaitMode.ADAPTIVE)) {
+        try (NativeTransport transport = library.openTransport(TransportName.parse(args[2]), 50, WaitMode.ADAPTIVE)) {
             if (server) {
                 try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                     System.out.println("READY port=" + listener.getLocalPort());
@@ -43,7 +43,7 @@ public final class NativeEchoMain {
                     }
                 }
             } else {
-                try (Socket control = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[4]))) {
+                try (Socket control = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[3]))) {
                     NativeStream stream = transport.openOver(control, 1);
                     for (int size : SIZES) {
                         byte[] sent = pattern(size);

@@ -89,8 +89,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     }
 
     /** Every transport some host may be offered, in the order first named (defaults first). */
-    public List<String> allTransports() {
-        Set<String> all = new LinkedHashSet<>();
+    public List<TransportName> allTransports() {
+        Set<TransportName> all = new LinkedHashSet<>();
         if (defaults.optimize()) {
             all.addAll(defaults.transports());
         }
@@ -214,7 +214,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     private static final class PolicyBuilder {
         boolean optimize;
         Set<Optimization> optimizations;
-        List<String> transports;
+        List<TransportName> transports;
         PortRanges jvmPorts;
 
         PolicyBuilder(HostPolicy start) {
@@ -385,15 +385,14 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             return chosen;
         }
 
-        private static List<String> transports(String where, int number, String value) throws ConfigException {
-            List<String> chosen = new ArrayList<>();
-            for (String item : list(value)) {
-                boolean valid = item.equals("tcp")
-                        || item.matches("ofi:[a-z0-9_]+(;[a-z0-9_]+)?")
-                        || item.matches("ucx:[a-z0-9_]+");
-                if (!valid) {
-                    throw new ConfigException(where, number, "unknown transport '" + item
-                            + "' (expected tcp, ofi:PROVIDER such as ofi:shm or ofi:tcp;ofi_rxm, or ucx:TRANSPORT such as ucx:shm)");
+        private static List<TransportName> transports(String where, int number, String value) throws ConfigException {
+            List<TransportName> chosen = new ArrayList<>();
+            for (String text : list(value)) {
+                TransportName item;
+                try {
+                    item = TransportName.parse(text);
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(where, number, e.getMessage());
                 }
                 if (!chosen.contains(item)) {
                     chosen.add(item);

@@ -12,7 +12,8 @@ import java.util.Set;
  * that host's listeners are JVMs with scope = jvm ({@code jvmPorts}: where a JVM with scope = jvm
  * offers across hosts).
  */
-public record HostPolicy(boolean optimize, Set<Optimization> optimizations, List<String> transports, PortRanges jvmPorts) {
+public record HostPolicy(boolean optimize, Set<Optimization> optimizations, List<TransportName> transports,
+        PortRanges jvmPorts) {
 
     public HostPolicy {
         optimizations = optimizations.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(optimizations));
@@ -20,17 +21,17 @@ public record HostPolicy(boolean optimize, Set<Optimization> optimizations, List
     }
 
     /** A policy that names no scope = jvm listeners. */
-    public HostPolicy(boolean optimize, Set<Optimization> optimizations, List<String> transports) {
+    public HostPolicy(boolean optimize, Set<Optimization> optimizations, List<TransportName> transports) {
         this(optimize, optimizations, transports, PortRanges.NONE);
     }
 
     /** An outside host: standard RMI over plain TCP. */
-    public static final HostPolicy OUTSIDE = new HostPolicy(false, Set.of(), List.of("tcp"));
+    public static final HostPolicy OUTSIDE = new HostPolicy(false, Set.of(), List.of(TransportName.TCP));
 
     /**
      * An inside host with every optimization and the fastest same-host transport first. (ofi:shm
      * is left out of the default until its first-connection trouble is solved: see the issue notes.)
      */
     public static final HostPolicy INSIDE_LOCAL =
-            new HostPolicy(true, Optimization.all(), List.of("ucx:shm", "tcp"));
+            new HostPolicy(true, Optimization.all(), List.of(TransportName.parse("ucx:shm"), TransportName.TCP));
 }

@@ -15,11 +15,11 @@ public final class SlowTransports {
     }
 
     /** Why {@code transport} loses to {@code tcp}, or empty when it was not measured to. */
-    public static Optional<String> whySlower(String transport) {
-        return switch (transport) {
+    public static Optional<String> whySlower(TransportName transport) {
+        return switch (transport.toString()) {
             case "ofi:tcp;ofi_rxm" -> Optional.of("slower than tcp across hosts (make bench, null call about 3x"
                     + " stock RMI, callback 1.7-3.4x, where tcp is 1.0x): list tcp before it");
-            case "ucx:tcp", "ucx" -> Optional.of("slower than tcp across hosts (make bench, null call 2-3x stock RMI,"
+            case "ucx:tcp" -> Optional.of("slower than tcp across hosts (make bench, null call 2-3x stock RMI,"
                     + " callback 1.4-2.7x, where tcp is 1.0x): list tcp before it");
             default -> Optional.empty();
         };

@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.nativelib;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.WaitMode;
 
 /**
@@ -25,12 +26,11 @@ public interface NativeLibrary {
     String ucxProblem();
 
     /**
-     * Opens a context: {@code backend} "ofi" with a libfabric {@code provider} ("shm",
-     * "tcp;ofi_rxm", ...), or "ucx" (provider null: UCX chooses, UCX_* variables apply). A waiting
-     * thread polls for {@code spinMicros}, then blocks.
+     * Opens a context of a native transport: ofi with its libfabric provider ("shm", "tcp;ofi_rxm",
+     * ...), or ucx on its UCX transports (UCX_TLS, unless the environment sets it; other UCX_*
+     * variables apply). A waiting thread waits as {@code wait} says, spinning at most {@code spinMicros}.
      */
-    NativeTransport openTransport(String backend, String provider, int spinMicros, WaitMode wait)
-            throws java.io.IOException;
+    NativeTransport openTransport(TransportName transport, int spinMicros, WaitMode wait) throws java.io.IOException;
 
     /** {@code fastrmi_strstatus}: a status's name as the library spells it ("FASTRMI_ERR_PROVIDER"). */
     String statusName(int status);

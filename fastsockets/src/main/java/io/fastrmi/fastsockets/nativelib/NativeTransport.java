@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.nativelib;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import java.io.IOException;
 
 /**
@@ -9,8 +10,8 @@ import java.io.IOException;
  */
 public interface NativeTransport extends AutoCloseable {
 
-    /** "ofi:shm", "ofi:tcp;ofi_rxm", "ucx", ... */
-    String name();
+    /** ofi:shm, ofi:tcp;ofi_rxm, ucx:shm, ... */
+    TransportName name();
 
     /** This context's address, for the peer's {@link #open}. */
     byte[] address();

@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.ffm;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
@@ -44,9 +45,8 @@ public final class FfmNativeLibrary implements NativeLibrary {
     }
 
     @Override
-    public NativeTransport openTransport(String backend, String provider, int spinMicros, WaitMode wait)
-            throws IOException {
-        return FfmTransport.open(calls, backend, provider, spinMicros, wait);
+    public NativeTransport openTransport(TransportName transport, int spinMicros, WaitMode wait) throws IOException {
+        return FfmTransport.open(calls, transport, spinMicros, wait);
     }
 
     @Override

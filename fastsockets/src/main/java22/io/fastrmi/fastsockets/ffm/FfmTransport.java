@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.ffm;
 
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
@@ -16,30 +17,31 @@ final class FfmTransport implements NativeTransport {
     private static final int ADDRESS_MAX = 4096;
 
     private final NativeCalls calls;
-    private final String name;
+    private final TransportName name;
     private final MemorySegment context;
     private final byte[] address;
     private boolean closed;
     private int openStreams;
 
-    private FfmTransport(NativeCalls calls, String name, MemorySegment context, byte[] address) {
+    private FfmTransport(NativeCalls calls, TransportName name, MemorySegment context, byte[] address) {
         this.calls = calls;
         this.name = name;
         this.context = context;
         this.address = address;
     }
 
-    static FfmTransport open(NativeCalls calls, String backend, String provider, int spinMicros, WaitMode wait)
+    static FfmTransport open(NativeCalls calls, TransportName transport, int spinMicros, WaitMode wait)
             throws IOException {
-        String name = provider == null || provider.isEmpty() ? backend : backend + ":" + provider;
+        if (!transport.isNative()) {
+            throw new IllegalArgumentException(transport + " is not a native transport");
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment err = arena.allocate(ERROR_BUFFER);
-            MemorySegment providerName = provider == null ? MemorySegment.NULL : arena.allocateFrom(provider);
-            int rc = (int) calls.ctxOpen.invokeExact(arena.allocateFrom(backend), providerName, spinMicros, out, err,
-                    (long) ERROR_BUFFER);
+            int rc = (int) calls.ctxOpen.invokeExact(transport.backend().nativeCode(), arena.allocateFrom(transport.provider()),
+                    spinMicros, out, err, (long) ERROR_BUFFER);
             if (rc != 0) {
-                throw new IOException("cannot open native transport " + name + ": "
+                throw new IOException("cannot open native transport " + transport + ": "
                         + NativeStatus.failure("fastrmi_ctx_open", rc, err.getString(0)));
             }
             MemorySegment context = out.get(ValueLayout.ADDRESS, 0);
@@ -48,7 +50,7 @@ final class FfmTransport implements NativeTransport {
                     err, (long) ERROR_BUFFER);
             if (rc != 0) {
                 calls.ctxClose.invokeExact(context);
-                throw new IOException("native transport " + name + ": "
+                throw new IOException("native transport " + transport + ": "
                         + NativeStatus.failure("fastrmi_ctx_set_wait", rc, err.getString(0)));
             }
             MemorySegment buffer = arena.allocate(ADDRESS_MAX);
@@ -57,20 +59,20 @@ final class FfmTransport implements NativeTransport {
             rc = (int) calls.ctxAddress.invokeExact(context, buffer, length);
             if (rc != 0) {
                 calls.ctxClose.invokeExact(context);
-                throw new IOException("native transport " + name + " has no address: "
+                throw new IOException("native transport " + transport + " has no address: "
                         + NativeStatus.failure("fastrmi_ctx_address", rc, null));
             }
             byte[] address = buffer.asSlice(0, length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
-            return new FfmTransport(calls, name, context, address);
+            return new FfmTransport(calls, transport, context, address);
         } catch (IOException e) {
             throw e;
         } catch (Throwable t) {
-            throw new IOException("native transport " + name + ": " + t, t);
+            throw new IOException("native transport " + transport + ": " + t, t);
         }
     }
 
     @Override
-    public String name() {
+    public TransportName name() {
         return name;
     }
 
@@ -158,6 +160,6 @@ final class FfmTransport implements NativeTransport {
 
     @Override
     public String toString() {
-        return name;
+        return name.toString();
     }
 }

@@ -44,7 +44,7 @@ final class NativeCalls {
         Linker.Option critical = Linker.Option.critical(true);
         FunctionDescriptor transfer = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
         ctxOpen = linker.downcallHandle(find(library, "fastrmi_ctx_open"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
         ctxSetWait = linker.downcallHandle(find(library, "fastrmi_ctx_set_wait"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
         ctxAddress = linker.downcallHandle(find(library, "fastrmi_ctx_address"),
