@@ -47,8 +47,10 @@ FASTRMI_API const char *fastrmi_version(void);
 FASTRMI_API uint32_t fastrmi_ofi_version(void);
 
 /*
- * Is libfabric provider `provider` usable here with a reliable datagram endpoint
- * (FI_EP_RDM) that can send messages (FI_MSG)?
+ * Is libfabric provider `provider` usable here as a context asks for it: a reliable
+ * datagram endpoint (FI_EP_RDM) with tagged messages (FI_TAGGED) in the order sent
+ * (FI_ORDER_SAS), one thread at a time (FI_THREAD_DOMAIN)? The same hints as
+ * fastrmi_ctx_open's.
  *
  * `provider` is a libfabric provider name as fi_info -p takes it: a core provider
  * ("shm", "tcp", "verbs", "efa", ...) or a layered name ("tcp;ofi_rxm"). A core
@@ -67,8 +69,8 @@ FASTRMI_API const char *fastrmi_ucx_version(void);
 
 /*
  * Can UCX start here? Reads the UCX configuration (UCX_* environment variables),
- * creates a context with the stream and wakeup features and one single-threaded
- * worker, then destroys both.
+ * creates a context with the features fastrmi_ctx_open asks (tag matching, wake-up) and
+ * one single-threaded worker, then destroys both.
  *
  * Returns 0 on success, else a (negative) ucs_status_t with a message in `err`.
  */

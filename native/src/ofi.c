@@ -79,6 +79,27 @@ static void fr_ofi_probe_close(struct fr_ofi_probe *probe)
 }
 
 /*
+ * The hints of every fi_getinfo of ours, the probe's and a context's alike, so that a probe
+ * answers for what a context really asks: tagged messages on a reliable datagram endpoint, in
+ * the order sent (a stream's messages), one thread at a time (the context's mutex). Returns
+ * 0, or -FI_ENOMEM (hints left for fi_freeinfo).
+ */
+static int fr_ofi_fill_hints(struct fi_info *hints, const char *provider)
+{
+	hints->caps = FI_TAGGED;
+	hints->mode = FI_CONTEXT | FI_CONTEXT2;
+	hints->ep_attr->type = FI_EP_RDM;
+	hints->tx_attr->msg_order = FI_ORDER_SAS;
+	hints->rx_attr->msg_order = FI_ORDER_SAS;
+	hints->domain_attr->threading = FI_THREAD_DOMAIN;
+	hints->fabric_attr->prov_name = strdup(provider);
+	return hints->fabric_attr->prov_name == NULL ? -FI_ENOMEM : 0;
+}
+
+/* What fr_ofi_fill_hints asks, for messages. */
+#define FR_OFI_HINTS_TEXT "FI_EP_RDM, FI_TAGGED, FI_ORDER_SAS, FI_THREAD_DOMAIN"
+
+/*
  * The provider name goes to libfabric unchanged, and libfabric's own matching
  * decides. This is what `fi_info -p NAME -t FI_EP_RDM` does, so the probe answers
  * as that command does:
@@ -101,27 +122,22 @@ static int fr_ofi_probe_open(struct fr_ofi_probe *probe, const char *provider,
 		return ret;
 	}
 
-	probe->hints->caps = FI_MSG;
-	probe->hints->ep_attr->type = FI_EP_RDM;
-	probe->hints->fabric_attr->prov_name = strdup(provider);
-	if (probe->hints->fabric_attr->prov_name == NULL) {
-		ret = -FI_ENOMEM;
+	ret = fr_ofi_fill_hints(probe->hints, provider);
+	if (ret != 0) {
 		fr_seterr(err, errlen, "strdup(provider): %s (%d)", fi_strerror(-ret), ret);
 		return ret;
 	}
 
 	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, probe->hints, &probe->info);
 	if (ret != 0) {
-		fr_seterr(err, errlen,
-			  "fi_getinfo(provider \"%s\", FI_EP_RDM, FI_MSG): %s (%d)",
+		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", " FR_OFI_HINTS_TEXT "): %s (%d)",
 			  provider, fi_strerror(-ret), ret);
 		return ret;
 	}
 	if (probe->info == NULL) {
 		/* Not expected from libfabric, but "success with no match" is not found. */
 		ret = -FI_ENODATA;
-		fr_seterr(err, errlen,
-			  "fi_getinfo(provider \"%s\", FI_EP_RDM, FI_MSG): %s (%d)",
+		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", " FR_OFI_HINTS_TEXT "): %s (%d)",
 			  provider, fi_strerror(-ret), ret);
 		return ret;
 	}
@@ -511,17 +527,9 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	ofi->hints = fi_allocinfo();
 	if (ofi->hints == NULL)
 		return fr_ofi_fail(err, errlen, "fi_allocinfo", -FI_ENOMEM);
-	ofi->hints->caps = FI_TAGGED;
-	ofi->hints->mode = FI_CONTEXT | FI_CONTEXT2;
-	ofi->hints->ep_attr->type = FI_EP_RDM;
-	/* A stream's messages must arrive in the order they were sent. */
-	ofi->hints->tx_attr->msg_order = FI_ORDER_SAS;
-	ofi->hints->rx_attr->msg_order = FI_ORDER_SAS;
-	/* We serialize every call on a context with its mutex. */
-	ofi->hints->domain_attr->threading = FI_THREAD_DOMAIN;
-	ofi->hints->fabric_attr->prov_name = strdup(provider);
-	if (ofi->hints->fabric_attr->prov_name == NULL)
-		return fr_ofi_fail(err, errlen, "strdup(provider)", -FI_ENOMEM);
+	ret = fr_ofi_fill_hints(ofi->hints, provider);
+	if (ret != 0)
+		return fr_ofi_fail(err, errlen, "strdup(provider)", ret);
 
 	if (strcmp(provider, "shm") == 0 && pthread_once(&fr_shm_cleanup_once, fr_shm_register_cleanup) != 0) {
 		fr_seterr(err, errlen, "pthread_once failed");
@@ -532,7 +540,7 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, ofi->hints, &ofi->info);
 	if (ret != 0) {
 		ofi->info = NULL;
-		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", FI_EP_RDM, FI_TAGGED, FI_ORDER_SAS): %s (%d)",
+		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", " FR_OFI_HINTS_TEXT "): %s (%d)",
 			  provider, fi_strerror(-ret), ret);
 		return FASTRMI_ERR_PROVIDER;
 	}

@@ -46,6 +46,11 @@
 
 #include "internal.h"
 
+/* What every context of ours asks of UCX, the probe's too: tagged messages (a stream's id is
+ * the tag) and a wake-up fd to sleep on. */
+#define FR_UCX_FEATURES (UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP)
+#define FR_UCX_FEATURES_TEXT "TAG | WAKEUP"
+
 /* One probe: the configuration, the context made from it, and one worker. */
 struct fr_ucx_probe {
 	ucp_config_t *config;
@@ -85,11 +90,11 @@ static ucs_status_t fr_ucx_probe_open(struct fr_ucx_probe *probe, char *err, siz
 	}
 
 	params.field_mask = UCP_PARAM_FIELD_FEATURES;
-	params.features = UCP_FEATURE_STREAM | UCP_FEATURE_WAKEUP;
+	params.features = FR_UCX_FEATURES;
 	status = ucp_init(&params, probe->config, &probe->context);
 	if (status != UCS_OK) {
 		probe->context = NULL;
-		fr_seterr(err, errlen, "ucp_init(STREAM | WAKEUP): %s (%d)",
+		fr_seterr(err, errlen, "ucp_init(" FR_UCX_FEATURES_TEXT "): %s (%d)",
 			  ucs_status_string(status), (int)status);
 		return status;
 	}
@@ -692,11 +697,11 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	fr_ucx_default_on(ucx->config, "MM_ERROR_HANDLING", tls);
 
 	params.field_mask = UCP_PARAM_FIELD_FEATURES;
-	params.features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP;
+	params.features = FR_UCX_FEATURES;
 	status = ucp_init(&params, ucx->config, &ucx->context);
 	if (status != UCS_OK) {
 		ucx->context = NULL;
-		return fr_ucx_fail(err, errlen, "ucp_init(TAG | WAKEUP)", status);
+		return fr_ucx_fail(err, errlen, "ucp_init(" FR_UCX_FEATURES_TEXT ")", status);
 	}
 	/* Every call is made under the context mutex, one thread at a time. */
 	worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;

@@ -99,10 +99,10 @@ static void test_ucx(void)
 	memset(err, 'x', sizeof(err));
 	ret = fastrmi_ucx_probe(err, sizeof(err));
 	if (ret != 0)
-		CHECK("UCX context (STREAM | WAKEUP) and worker initialize", 0,
+		CHECK("UCX context (TAG | WAKEUP) and worker initialize", 0,
 		      "returned %d: %s", ret, err);
 	else
-		CHECK("UCX context (STREAM | WAKEUP) and worker initialize", err[0] == '\0',
+		CHECK("UCX context (TAG | WAKEUP) and worker initialize", err[0] == '\0',
 		      "returned 0 but left err = \"%.60s\"", err);
 }
 

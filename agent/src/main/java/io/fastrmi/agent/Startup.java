@@ -1,6 +1,6 @@
 package io.fastrmi.agent;
 
-import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.Installation;
 import io.fastrmi.fastsockets.JvmScope;
 import io.fastrmi.fastsockets.NativeTransports;
 import io.fastrmi.fastsockets.config.ConfigException;
@@ -34,7 +34,7 @@ final class Startup {
     static boolean installRuntime(Instrumentation inst, AgentOptions.ConfigSource source)
             throws ConfigException, ClassNotFoundException, UnmodifiableClassException, java.io.IOException {
         FastRmiConfig config = ConfigLoading.load(source, System.getProperties(), System.getenv());
-        FastRmiSockets.install(config);
+        Installation.install(config);
         // The library is only looked for when a native transport is first offered.
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
                 config.waitMode());

@@ -13,7 +13,7 @@ import java.net.Socket;
  */
 public final class ClientHandshake {
 
-    static final String OUTSIDE = "server host is outside per the client's config";
+    public static final String OUTSIDE = "server host is outside per the client's config";
     static final String NACK = "no FastRMI agent on the server (ProtocolNack)";
     static final String CLOSED = "the server closed the connection on the FastRMI offer";
 
@@ -28,7 +28,7 @@ public final class ClientHandshake {
      * What came back: the server's answer, or (null answer) why the connection must be plain;
      * {@code refused}: a standard server said so (its endpoint may be remembered as plain).
      */
-    record Outcome(Handshake.Answer answer, String plainReason, boolean refused) {
+    public record Outcome(Handshake.Answer answer, String plainReason, boolean refused) {
         Outcome(Handshake.Answer answer, String plainReason) {
             this(answer, plainReason, answer == null);
         }
@@ -52,6 +52,16 @@ public final class ClientHandshake {
         return Negotiation.offer(policy, fingerprint, name -> NativeTransports.offeredEndpoint(name, localStreamId, server));
     }
 
+    /** As above, for a fresh stream id: an offer made to see what the server answers (doctor). */
+    public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint, InetAddress server) {
+        return offer(policy, fingerprint, NativeTransports.nextStreamId(), server);
+    }
+
+    /** Stock RMI's limit on a connection's opening, which the handshake keeps to. */
+    public static int handshakeTimeoutMillis() {
+        return Negotiator.handshakeTimeoutMillis();
+    }
+
     /**
      * The connection reset while the offer was being sent. A standard server answers with
      * ProtocolNack and closes at once, so the rest of the offer can meet a reset: its Nack is still
@@ -71,7 +81,7 @@ public final class ClientHandshake {
     }
 
     /** Sends {@code offer} on {@code socket} and reads the answer; a standard server's refusal is plain, not an error. */
-    static Outcome exchange(Socket socket, Handshake.Offer offer) throws IOException {
+    public static Outcome exchange(Socket socket, Handshake.Offer offer) throws IOException {
         Handshake.writeOffer(socket.getOutputStream(), offer);
         InputStream in = socket.getInputStream();
         int first = in.read();

@@ -16,7 +16,7 @@ import java.rmi.server.RMISocketFactory;
  * the endpoint is remembered as plain for the configured time and a plain connection is made, so
  * RMI never notices. Server sockets accept {@link FastSocket}s, which answer offers.
  */
-final class FastRmiSocketFactory extends RMISocketFactory {
+public final class FastRmiSocketFactory extends RMISocketFactory {
 
     private final FastRmiConfig config;
     private final JvmFingerprint fingerprint;
@@ -43,83 +43,83 @@ final class FastRmiSocketFactory extends RMISocketFactory {
         if (plainEndpoints.isPlain(host, port)) {
             return plain(address, port, "endpoint remembered as having no FastRMI agent");
         }
-        HandshakeEvent event = new HandshakeEvent();
-        event.begin();
-        event.side = "client";
-        event.peer = address.getHostAddress() + ":" + port;
         FastSocket socket = FastSocket.create(false);
         try {
             socket.connect(new InetSocketAddress(address, port));
         } catch (IOException e) {
             // Not reached: as RMI's own connection would fail, and no negotiation to record.
-            FastRmiSockets.closeQuietly(socket);
+            Negotiator.closeQuietly(socket);
             throw e;
         }
-        boolean negotiationOver = false;
+        Negotiator negotiator = Negotiator.client(socket.negotiation(), "rmi");
+        long localId = NativeTransports.nextStreamId();
+        Handshake.Offer offer = ClientHandshake.offer(target.policy(), fingerprint, localId, address);
+        ClientHandshake.Outcome outcome;
+        int limit = Negotiator.handshakeTimeoutMillis();
         try {
-            int limit = FastRmiSockets.handshakeTimeoutMillis();
             socket.setSoTimeout(limit);
-            long localId = NativeTransports.nextStreamId();
-            Handshake.Offer offer = ClientHandshake.offer(target.policy(), fingerprint, localId, address);
-            ClientHandshake.Outcome outcome;
-            try {
-                outcome = ClientHandshake.exchange(socket, offer);
-            } catch (HandshakeException e) {
-                throw e;
-            } catch (SocketTimeoutException e) {
-                // A server that does not answer within RMI's limit fails the connection, as RMI's
-                // own opening would: once, with no plain retry to wait again.
-                throw new SocketTimeoutException("the FastRMI offer to " + event.peer + " was not answered within "
-                        + limit + " ms (" + FastRmiSockets.HANDSHAKE_TIMEOUT_PROPERTY + ")");
-            } catch (IOException e) {
-                outcome = ClientHandshake.afterResetOnOffer(socket, e);
+            outcome = ClientHandshake.exchange(socket, offer);
+        } catch (HandshakeException e) {
+            throw negotiator.failed(e);
+        } catch (SocketTimeoutException e) {
+            // A server that does not answer within RMI's limit fails the connection, as RMI's
+            // own opening would: once, with no plain retry to wait again.
+            throw negotiator.failed(negotiator.notAnswered(limit));
+        } catch (IOException e) {
+            outcome = ClientHandshake.afterResetOnOffer(socket, e);
+        }
+        if (outcome.answer() == null) {
+            // A standard RMI server (or one that closes on what it does not know): plain from now on.
+            // A server that went away mid-offer is not remembered, and its plain connection fails as
+            // RMI's own would (no failed negotiation then).
+            Negotiator.closeQuietly(socket);
+            if (outcome.refused()) {
+                plainEndpoints.remember(host, port);
             }
-            if (outcome.answer() == null) {
-                // A standard RMI server (or one that closes on what it does not know): plain from
-                // now on. A server that went away mid-offer is not remembered, and its plain
-                // connection fails as RMI's own would.
-                FastRmiSockets.closeQuietly(socket);
-                if (outcome.refused()) {
-                    plainEndpoints.remember(host, port);
-                }
-                negotiationOver = true; // a plain connection that cannot be made is no failed negotiation
-                Socket plain = new Socket(address, port);
-                event.result = "plain";
-                event.reason = outcome.plainReason();
-                event.transport = "tcp";
-                event.commit();
-                return plain;
-            }
+            Socket plain = new Socket(address, port);
+            negotiator.plain(outcome.plainReason());
+            return plain;
+        }
+        try {
             socket.setSoTimeout(0);
-            Handshake.Answer answer = outcome.answer();
-            socket.negotiated(answer);
-            io.fastrmi.fastsockets.nativelib.NativeStream stream = NativeTransports.openAnswered(offer, answer, localId,
-                    ControlConnection.of(socket));
-            if (stream != null) {
-                socket.attach(stream, answer.transport().name().toString());
-            }
-            FastRmiSockets.record(event, answer);
+            negotiator.attach(offer, outcome.answer(), localId);
             return socket;
         } catch (IOException e) {
-            if (!negotiationOver) {
-                FastRmiSockets.recordFailure(event, e);
-            }
-            FastRmiSockets.closeQuietly(socket);
-            throw e;
+            throw negotiator.failed(e);
         }
     }
 
     private static Socket plain(InetAddress address, int port, String reason) throws IOException {
-        HandshakeEvent event = new HandshakeEvent();
-        if (event.isEnabled()) {
-            event.begin();
-            event.side = "client";
-            event.peer = address.getHostAddress() + ":" + port;
-            event.result = "plain";
-            event.reason = reason;
-            event.transport = "tcp";
-            event.commit();
-        }
+        Negotiator.noNegotiation("client", address.getHostAddress() + ":" + port, reason);
         return new Socket(address, port);
+    }
+
+    /**
+     * The factory RMI uses where the application chose none: {@code chosenByRmi} is what RMI's
+     * {@code TCPEndpoint.chooseFactory} picked, the application's global factory if it set one (left
+     * alone, and said once) or RMI's default (replaced by FastRMI's).
+     */
+    public static RMISocketFactory choose(RMISocketFactory chosenByRmi) {
+        FastRmiSocketFactory ours = Installation.factory();
+        if (ours == null) {
+            return chosenByRmi;
+        }
+        Installation.warmUpTransports();
+        RMISocketFactory global = RMISocketFactory.getSocketFactory();
+        if (global != null) {
+            FastRmiLog.once("global:" + global.getClass().getName(), "FastRMI: the application set a global RMISocketFactory ("
+                    + global.getClass().getName() + "); FastRMI leaves it, and RMI through it stays plain");
+            return chosenByRmi;
+        }
+        return ours;
+    }
+
+    /** RMI uses an application's own client or server socket factory for an endpoint: said once per class. */
+    public static void customFactoryInUse(Object socketFactory) {
+        if (socketFactory != null && Installation.factory() != null) {
+            String name = socketFactory.getClass().getName();
+            FastRmiLog.once("custom:" + name, "FastRMI: the application's socket factory " + name
+                    + " is used for some remote objects; FastRMI leaves it, and RMI through it stays plain");
+        }
     }
 }

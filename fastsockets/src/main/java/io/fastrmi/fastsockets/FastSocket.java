@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets;
 
+import io.fastrmi.fastsockets.nativelib.NativeStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -48,14 +49,63 @@ public class FastSocket extends Socket {
         return answer;
     }
 
-    void negotiated(Handshake.Answer answer) {
-        this.answer = answer;
+    /** This socket as a negotiation sees it. */
+    Negotiator.Connection negotiation() {
+        return new Negotiator.Connection() {
+            @Override
+            public String peer() {
+                return Negotiator.peerOf(FastSocket.this);
+            }
+
+            @Override
+            public InputStream rawInput() throws IOException {
+                return FastSocket.super.getInputStream();
+            }
+
+            @Override
+            public OutputStream rawOutput() throws IOException {
+                return rawOutputStream();
+            }
+
+            @Override
+            public ControlConnection control() {
+                return ControlConnection.of(FastSocket.this);
+            }
+
+            @Override
+            public int readTimeout() throws IOException {
+                return getSoTimeout();
+            }
+
+            @Override
+            public void readTimeout(int millis) throws IOException {
+                setSoTimeout(millis);
+            }
+
+            @Override
+            public boolean isClosed() {
+                return FastSocket.this.isClosed();
+            }
+
+            @Override
+            public void negotiated(Handshake.Answer negotiated, NativeStream stream) throws IOException {
+                answer = negotiated;
+                if (stream != null) {
+                    attach(stream, negotiated.transport().name().toString());
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                FastSocket.this.close();
+            }
+        };
     }
 
     /** From now on the bytes go over {@code stream}; this socket's TCP connection is the control channel. */
-    void attach(io.fastrmi.fastsockets.nativelib.NativeStream stream, String transport) throws IOException {
+    private void attach(NativeStream stream, String transport) throws IOException {
         NativeConnection connection = new NativeConnection(this::soTimeoutMillis, this, stream, transport, true);
-        connection.watch(super.getInputStream(), FastRmiSockets.peer(this));
+        connection.watch(super.getInputStream(), Negotiator.peerOf(this));
         nativeConnection = connection;
     }
 

@@ -47,7 +47,7 @@ public final class JvmScope {
             }
         }
         if (whyNot != null) {
-            FastRmiSockets.warn("FastRMI: scope = jvm is not in effect, only RMI's sockets are FastRMI's: " + whyNot);
+            FastRmiLog.warn("FastRMI: scope = jvm is not in effect, only RMI's sockets are FastRMI's: " + whyNot);
         }
     }
 

@@ -4,6 +4,7 @@ import io.fastrmi.fastsockets.config.FastRmiConfig;
 import io.fastrmi.fastsockets.config.HostPolicy;
 import io.fastrmi.fastsockets.config.LocalAddresses;
 import io.fastrmi.fastsockets.config.PortRanges;
+import io.fastrmi.fastsockets.config.TransportName;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import java.io.Closeable;
 import java.io.FileDescriptor;
@@ -106,7 +107,7 @@ final class JvmSocketImpl extends SocketImpl {
             return;
         }
         localStreamId = NativeTransports.nextStreamId();
-        offer = ClientHandshake.offer(policy, FastRmiSockets.fingerprint(), localStreamId, target.getAddress());
+        offer = ClientHandshake.offer(policy, Installation.fingerprint(), localStreamId, target.getAddress());
         try {
             PlatformSockets.connect(platform, address, timeout);
         } catch (IOException e) {
@@ -124,18 +125,18 @@ final class JvmSocketImpl extends SocketImpl {
      */
     private HostPolicy offerPolicy(InetSocketAddress target) {
         InetAddress address = target.getAddress();
-        FastRmiConfig config = FastRmiSockets.config();
+        FastRmiConfig config = Installation.config();
         boolean listenerHere = listeners.isListening(address, target.getPort()) && LocalAddresses.isLocal(address);
         if (!listenerHere && !config.namesJvmPorts()) {
             return null;
         }
-        HostPolicy policy = policyFor(config, address);
+        HostPolicy policy = Installation.policyFor(address);
         boolean listenerThere = !listenerHere && policy.jvmPorts().contains(target.getPort())
                 && !LocalAddresses.isLocal(address);
         if (!policy.optimize() || !(listenerHere || listenerThere)) {
             return null;
         }
-        FastRmiSockets.warmUpTransports();
+        Installation.warmUpTransports();
         return policy;
     }
 
@@ -150,7 +151,7 @@ final class JvmSocketImpl extends SocketImpl {
             PlatformSockets.bind(platform, target.getAddress(), 0);
             return listeners.announce(target.getPort(), PlatformSockets.localPort(platform));
         }
-        PortRanges offerPorts = FastRmiSockets.config().offerPorts();
+        PortRanges offerPorts = Installation.config().offerPorts();
         InetAddress wildcard = new InetSocketAddress(0).getAddress();
         for (int attempt = 0; attempt < OFFER_PORT_ATTEMPTS; attempt++) {
             int port = offerPorts.port(ThreadLocalRandom.current().nextInt(offerPorts.count()));
@@ -161,13 +162,9 @@ final class JvmSocketImpl extends SocketImpl {
                 // taken, or lingering in TIME_WAIT from an earlier connection: another one
             }
         }
-        FastRmiSockets.logOnce("offer-ports", "FastRMI: no free local port in offer-ports (" + offerPorts
+        FastRmiLog.once("offer-ports", "FastRMI: no free local port in offer-ports (" + offerPorts
                 + ") after " + OFFER_PORT_ATTEMPTS + " tries; such connections are plain TCP until one is free");
         return null;
-    }
-
-    private static HostPolicy policyFor(FastRmiConfig config, InetAddress address) {
-        return config.policyFor(config.usesHostNames() ? address.getHostName() : null, address);
     }
 
     @Override
@@ -182,9 +179,9 @@ final class JvmSocketImpl extends SocketImpl {
         try {
             InetAddress bound = (InetAddress) platform.getOption(SocketOptions.SO_BINDADDR);
             registration = listeners.register(bound, PlatformSockets.localPort(platform));
-            FastRmiSockets.warmUpTransports();
+            Installation.warmUpTransports();
         } catch (IOException e) {
-            FastRmiSockets.logOnce("register", "FastRMI: cannot register listeners for scope = jvm, connections to"
+            FastRmiLog.once("register", "FastRMI: cannot register listeners for scope = jvm, connections to"
                     + " this JVM stay plain TCP: " + e.getMessage());
         }
     }
@@ -214,9 +211,9 @@ final class JvmSocketImpl extends SocketImpl {
         if (remote.equals(local)) {
             announced = listeners.claim(listenerPort, remotePort);
         } else {
-            FastRmiConfig config = FastRmiSockets.config();
+            FastRmiConfig config = Installation.config();
             announced = config.offerPorts().contains(remotePort) && config.namesJvmPorts()
-                    && policyFor(config, local).jvmPorts().contains(listenerPort) && policyFor(config, remote).optimize();
+                    && Installation.policyFor(local).jvmPorts().contains(listenerPort) && Installation.policyFor(remote).optimize();
         }
         if (announced) {
             phase = Phase.ANNOUNCED;
@@ -243,118 +240,106 @@ final class JvmSocketImpl extends SocketImpl {
      * included: a timeout leaves the negotiation to the next call), the rest within the handshake limit.
      */
     private void readAnswer() throws IOException {
-        HandshakeEvent event = startEvent("client");
+        Negotiator negotiator = Negotiator.client(new Channel(), "jvm");
         try {
             int first = tcpInput().read();
             if (first < 0) {
                 // The listener closed before using the connection: it ends as plain TCP would.
-                finish("tcp");
+                finish(TransportName.TCP);
                 return;
             }
             if (first != Jrmp.PROTOCOL_FASTRMI) {
                 throw new HandshakeException("the listener answered the FastRMI offer with byte 0x"
                         + Integer.toHexString(first) + ", not FastRMI's 0x46");
             }
-            Handshake.Answer answer = withinHandshakeLimit(() -> Handshake.readAnswerBody(tcpInput()));
-            attach(NativeTransports.openAnswered(offer, answer, localStreamId, controlConnection()), answer);
-            FastRmiSockets.record(event, answer);
+            negotiator.attach(offer, negotiator.readAnswerBody(), localStreamId);
         } catch (SocketTimeoutException e) {
             throw e;
         } catch (IOException e) {
-            throw failed(event, e);
+            throw negotiator.failed(e);
         }
     }
 
     /** The listener's half: read the offer (already sent: the marker said so), answer, open the stream. */
     private void answerOffer() throws IOException {
-        HandshakeEvent event = startEvent("server");
+        Negotiator negotiator = Negotiator.server(new Channel(), "jvm");
         try {
-            Handshake.Offer offer = withinHandshakeLimit(() -> Handshake.readOffer(tcpInput()));
+            Handshake.Offer offer = negotiator.readOffer(Handshake::readOffer);
             if (tcpInput().available() > 0) {
                 // Before the answer a client sends nothing more, unless it closed unused.
                 int next = tcpInput().read();
                 if (next != NativeConnection.UNUSED) {
                     throw new HandshakeException("byte 0x" + Integer.toHexString(next) + " after the offer, before the answer");
                 }
-                finish("tcp");
-                event.result = "plain";
-                event.reason = "the client closed the connection before using it";
-                event.transport = "tcp";
-                event.commit();
+                finish(TransportName.TCP);
+                negotiator.plain("the client closed the connection before using it");
                 return;
             }
-            InetAddress client = PlatformSockets.address(platform);
-            FastRmiConfig config = FastRmiSockets.config();
-            HostPolicy policy = policyFor(config, client);
-            ControlConnection connection = controlConnection();
-            ServerPairing pairing = ServerPairing.pair(offer, Negotiation.answerForBytes(offer, policy,
-                    FastRmiSockets.fingerprint(), offered -> NativeTransports.usable(offered, connection)), connection);
-            Handshake.writeAnswer(tcpOutput(), pairing.answer());
-            attach(pairing.open(), pairing.answer());
-            FastRmiSockets.record(event, pairing.answer());
+            negotiator.answer(offer, Installation.policyFor(PlatformSockets.address(platform)), Negotiation::answerForBytes);
         } catch (IOException e) {
-            throw failed(event, e);
+            throw negotiator.failed(e);
         }
     }
 
-    private ControlConnection controlConnection() throws IOException {
-        return ControlConnection.of((InetAddress) platform.getOption(SocketOptions.SO_BINDADDR),
-                PlatformSockets.localPort(platform), PlatformSockets.address(platform), PlatformSockets.port(platform));
-    }
-
-    private void attach(NativeStream stream, Handshake.Answer answer) throws IOException {
-        String name = answer.transport().name().toString();
-        if (stream != null) {
-            NativeConnection connection = new NativeConnection(() -> soTimeout, this::close, stream, name, false);
-            connection.watch(tcpInput(), peer());
-            nativeConnection = connection;
-        }
-        finish(name);
-    }
-
-    private void finish(String name) {
-        transport = name;
+    private void finish(TransportName name) {
+        transport = name.toString();
         phase = Phase.NEGOTIATED;
     }
 
-    /** A failed negotiation closes this connection only, says why, and is what the application's call throws. */
-    private IOException failed(HandshakeEvent event, IOException e) {
-        FastRmiSockets.recordFailure(event, e);
-        FastRmiSockets.warn("FastRMI: closing the connection with " + peer() + " (scope = jvm): " + e.getMessage());
-        try {
-            close();
-        } catch (IOException ignored) {
-            // the failure is what gets reported
+    /** This connection as a negotiation sees it. */
+    private final class Channel implements Negotiator.Connection {
+
+        @Override
+        public String peer() {
+            return JvmSocketImpl.this.peer();
         }
-        return e instanceof HandshakeException ? e : new HandshakeException("handshake failed: " + e.getMessage(), e);
-    }
 
-    private HandshakeEvent startEvent(String side) {
-        HandshakeEvent event = new HandshakeEvent();
-        event.begin();
-        event.side = side;
-        event.scope = "jvm";
-        event.peer = peer();
-        return event;
-    }
+        @Override
+        public InputStream rawInput() throws IOException {
+            return tcpInput();
+        }
 
-    private interface HandshakeRead<T> {
-        T read() throws IOException;
-    }
+        @Override
+        public OutputStream rawOutput() throws IOException {
+            return tcpOutput();
+        }
 
-    /** Reads with stock RMI's handshake limit in place of the application's SO_TIMEOUT. */
-    private <T> T withinHandshakeLimit(HandshakeRead<T> read) throws IOException {
-        int limit = FastRmiSockets.handshakeTimeoutMillis();
-        platform.setOption(SocketOptions.SO_TIMEOUT, limit);
-        try {
-            return read.read();
-        } catch (SocketTimeoutException e) {
-            throw new HandshakeException("FastRMI handshake not complete within " + limit + " ms ("
-                    + FastRmiSockets.HANDSHAKE_TIMEOUT_PROPERTY + ")", e);
-        } finally {
-            if (!closed) {
-                platform.setOption(SocketOptions.SO_TIMEOUT, soTimeout);
+        @Override
+        public ControlConnection control() throws IOException {
+            return ControlConnection.of((InetAddress) platform.getOption(SocketOptions.SO_BINDADDR),
+                    PlatformSockets.localPort(platform), PlatformSockets.address(platform), PlatformSockets.port(platform));
+        }
+
+        /** The application's SO_TIMEOUT, which the handshake's reads replace for a while. */
+        @Override
+        public int readTimeout() {
+            return soTimeout;
+        }
+
+        @Override
+        public void readTimeout(int millis) throws IOException {
+            platform.setOption(SocketOptions.SO_TIMEOUT, millis);
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closed;
+        }
+
+        @Override
+        public void negotiated(Handshake.Answer answer, NativeStream stream) throws IOException {
+            if (stream != null) {
+                NativeConnection connection = new NativeConnection(() -> soTimeout, JvmSocketImpl.this::close, stream,
+                        answer.transport().name().toString(), false);
+                connection.watch(tcpInput(), peer());
+                nativeConnection = connection;
             }
+            finish(answer.transport().name());
+        }
+
+        @Override
+        public void close() throws IOException {
+            JvmSocketImpl.this.close();
         }
     }
 

@@ -75,17 +75,42 @@ public final class NativeTransports {
         }
         try {
             NativeLibrary library = library();
-            TransportContexts.Opener opener = () -> library.openTransport(name, spinMicros, waitMode);
+            TransportContexts.Opener opener = () -> openContext(library, name);
             // A negotiation may still name a retired context for as long as a handshake may take.
-            contexts = new TransportContexts(name, opener.open(), opener, 2L * FastRmiSockets.handshakeTimeoutMillis(),
+            contexts = new TransportContexts(name, opener.open(), opener, 2L * Negotiator.handshakeTimeoutMillis(),
                     System::nanoTime);
             OPEN.put(name, contexts);
             return contexts;
         } catch (IOException | RuntimeException e) {
             UNAVAILABLE.put(name, e.getMessage());
-            FastRmiSockets.logOnce("transport:" + name, "FastRMI: transport " + name
+            FastRmiLog.once("transport:" + name, "FastRMI: transport " + name
                     + " is not available, the next one in the list is used: " + e.getMessage());
             return null;
+        }
+    }
+
+    /** One context of {@code name}, as every negotiation and {@link #trial} open it. */
+    private static NativeTransport openContext(NativeLibrary library, TransportName name) throws IOException {
+        return library.openTransport(name, spinMicros, waitMode);
+    }
+
+    /** What opening a transport here gave: null {@code problem} when it opened. */
+    public record Trial(TransportName name, String problem, long peersPerContext) {
+        public boolean opened() {
+            return problem == null;
+        }
+    }
+
+    /**
+     * Opens a context of {@code name} and closes it again, through the same code as the agent's
+     * negotiations (the library, the spin and the wait of {@link #configure}): what the agent would get
+     * here. For {@code doctor}.
+     */
+    public static Trial trial(TransportName name) {
+        try (NativeTransport context = openContext(library(), name)) {
+            return new Trial(name, null, context.peersLeft());
+        } catch (IOException | RuntimeException e) {
+            return new Trial(name, e.getMessage(), -1);
         }
     }
 
@@ -176,7 +201,7 @@ public final class NativeTransports {
             checkedPeerAddress(offered.name(), parseEndpoint(offered.address()), connection);
             return true;
         } catch (HandshakeException e) {
-            FastRmiSockets.logOnce("endpoint:" + offered.name() + ":" + e.getMessage(), "FastRMI: " + offered.name()
+            FastRmiLog.once("endpoint:" + offered.name() + ":" + e.getMessage(), "FastRMI: " + offered.name()
                     + " is not used with " + connection.peer().getHostAddress() + ": " + e.getMessage());
             return false;
         }
@@ -209,7 +234,7 @@ public final class NativeTransports {
             checkNamesItself(transport, NativeAddresses.namedProcess(checked), peerSocket);
         }
         InetSocketAddress fabric = expected == 'O' ? NativeAddresses.ofiSocketAddress(checked) : null;
-        if (fabric != null && !FastRmiSockets.config().policyFor(null, fabric.getAddress()).optimize()) {
+        if (fabric != null && !Installation.config().policyFor(null, fabric.getAddress()).optimize()) {
             throw new HandshakeException("the peer's " + transport + " address " + fabric.getAddress().getHostAddress()
                     + " is outside per the config");
         }
@@ -256,7 +281,7 @@ public final class NativeTransports {
             context.expectPeer(ip);
             return true;
         } catch (IOException e) {
-            FastRmiSockets.logOnce("expect:" + context.name(), "FastRMI: transport " + context.name()
+            FastRmiLog.once("expect:" + context.name(), "FastRMI: transport " + context.name()
                     + " is not offered: " + e.getMessage());
             return false;
         }

@@ -77,11 +77,23 @@ final class ServerHandshakeInputStream extends FilterInputStream {
         }
         have += fill(opening, 6, 1);
         if (have < 7 || (opening[6] & 0xff) != Jrmp.PROTOCOL_FASTRMI) {
-            FastRmiSockets.noOffer(socket);
+            Negotiator.noNegotiation("server", Negotiator.peerOf(socket),
+                    "the client made no FastRMI offer (no agent, or its host is outside for it)");
             replay(opening, have);
             return;
         }
-        FastRmiSockets.answerOffer(socket, in);
+        answerOffer();
+    }
+
+    /** The server's half of a negotiation: the offer after RMI's opening, decided and answered. */
+    private void answerOffer() throws IOException {
+        Negotiator negotiator = Negotiator.server(socket.negotiation(), "rmi");
+        try {
+            Handshake.Offer offer = negotiator.readOffer(Handshake::readOfferBody);
+            negotiator.answer(offer, Installation.policyFor(socket.getInetAddress()), Negotiation::answer);
+        } catch (IOException e) {
+            throw negotiator.failed(e);
+        }
     }
 
     private void replay(byte[] bytes, int length) {

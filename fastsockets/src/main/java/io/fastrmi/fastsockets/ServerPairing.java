@@ -28,7 +28,7 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
             return new ServerPairing(withTransport(decided, new Handshake.Transport(name,
                     NativeTransports.endpoint(context, localId))), context, address, peer.streamId(), localId);
         } catch (HandshakeException e) {
-            FastRmiSockets.logOnce("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
+            FastRmiLog.once("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
             return new ServerPairing(withTransport(decided, Negotiation.TCP), null, null, 0, 0);
         }
     }

@@ -66,7 +66,7 @@ final class TransportContexts {
                 fresh = opener.open();
             } catch (IOException e) {
                 // The current one still has its headroom: new peers get it while it lasts.
-                FastRmiSockets.logOnce("retire:" + name, "FastRMI: cannot open a fresh " + name
+                FastRmiLog.once("retire:" + name, "FastRMI: cannot open a fresh " + name
                         + " context for new peers, the current one has " + current.peersLeft() + " places left: "
                         + e.getMessage());
                 return current;

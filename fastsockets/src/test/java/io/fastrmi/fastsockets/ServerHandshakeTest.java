@@ -23,7 +23,7 @@ class ServerHandshakeTest {
 
     @BeforeEach
     void listen() throws IOException {
-        FastRmiSockets.install(FastRmiConfig.builtIn());
+        Installation.install(FastRmiConfig.builtIn());
         server = FastServerSocket.create(0);
     }
 
@@ -57,7 +57,7 @@ class ServerHandshakeTest {
     void anOfferIsAnsweredAndNeverSeenByRmi() throws IOException {
         try (Socket client = connect(); FastSocket accepted = (FastSocket) server.accept()) {
             Handshake.writeOffer(client.getOutputStream(), Negotiation.offer(
-                    io.fastrmi.fastsockets.config.HostPolicy.INSIDE_LOCAL, FastRmiSockets.fingerprint()));
+                    io.fastrmi.fastsockets.config.HostPolicy.INSIDE_LOCAL, Installation.fingerprint()));
             client.getOutputStream().write(new byte[] {0x4a, 0x52, 0x4d, 0x49});
             byte[] afterOffer = new DataInputStream(accepted.getInputStream()).readNBytes(4);
             assertArrayEquals(new byte[] {0x4a, 0x52, 0x4d, 0x49}, afterOffer, "RMI sees its own opening next");

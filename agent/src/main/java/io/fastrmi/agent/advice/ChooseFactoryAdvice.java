@@ -1,6 +1,6 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.FastRmiSocketFactory;
 import java.rmi.server.RMISocketFactory;
 import net.bytebuddy.asm.Advice;
 
@@ -15,6 +15,6 @@ public final class ChooseFactoryAdvice {
 
     @Advice.OnMethodExit(suppress = Throwable.class)
     static void exit(@Advice.Return(readOnly = false) RMISocketFactory factory) {
-        factory = FastRmiSockets.choose(factory);
+        factory = FastRmiSocketFactory.choose(factory);
     }
 }

@@ -1,6 +1,6 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.FastRmiSocketFactory;
 import net.bytebuddy.asm.Advice;
 
 /** {@code TCPEndpoint.newSocket()}: notes an application's own client socket factory, which stays as it is. */
@@ -11,6 +11,6 @@ public final class CustomClientFactoryAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.FieldValue("csf") Object clientSocketFactory) {
-        FastRmiSockets.customFactoryInUse(clientSocketFactory);
+        FastRmiSocketFactory.customFactoryInUse(clientSocketFactory);
     }
 }

@@ -1,6 +1,6 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.FastRmiSocketFactory;
 import net.bytebuddy.asm.Advice;
 
 /** {@code TCPEndpoint.newServerSocket()}: notes an application's own server socket factory, which stays as it is. */
@@ -11,6 +11,6 @@ public final class CustomServerFactoryAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.FieldValue("ssf") Object serverSocketFactory) {
-        FastRmiSockets.customFactoryInUse(serverSocketFactory);
+        FastRmiSocketFactory.customFactoryInUse(serverSocketFactory);
     }
 }

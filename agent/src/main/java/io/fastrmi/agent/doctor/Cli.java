@@ -109,6 +109,10 @@ public final class Cli {
                 description = "How long to wait for the connection and the server's answer (default: ${DEFAULT-VALUE}).")
         int timeoutSeconds;
 
+        @Option(names = "--json", description = "Print one JSON object (a member per section) instead of text, for"
+                + " scripts.")
+        boolean json;
+
         @Parameters(arity = "0..1", paramLabel = "HOST:PORT", converter = EndpointConverter.class,
                 description = "An RMI server (a registry port or an exported object's port) to negotiate with;"
                         + " an IPv6 address as [ADDRESS]:PORT.")
@@ -129,7 +133,7 @@ public final class Cli {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "--timeout must be at least 1 second, not " + timeoutSeconds);
             }
-            return new Doctor(agent, System.getProperties(), System.getenv(), out, err)
+            return new Doctor(agent, System.getProperties(), System.getenv(), out, err, json)
                     .run(Optional.ofNullable(config), Optional.ofNullable(endpoint), timeoutSeconds * 1000);
         }
     }

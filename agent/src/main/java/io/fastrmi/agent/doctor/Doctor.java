@@ -1,7 +1,6 @@
 package io.fastrmi.agent.doctor;
 
 import io.fastrmi.agent.AgentOptions;
-import io.fastrmi.fastsockets.FastRmiSockets;
 import io.fastrmi.fastsockets.Handshake;
 import io.fastrmi.fastsockets.HandshakeException;
 import io.fastrmi.fastsockets.Negotiation;
@@ -44,48 +43,53 @@ public final class Doctor {
 
     /** The keys that {@code -Dfastrmi.KEY} and {@code FASTRMI_KEY} override, in the order they are applied. */
     static final List<String> OVERRIDABLE_KEYS = FastRmiConfig.keys();
-    /** The libfabric providers worth a look: same host, and the fabrics of real clusters. */
-    static final List<String> OFI_PROVIDERS = List.of("shm", "tcp;ofi_rxm", "verbs;ofi_rxm", "efa", "cxi", "psm3");
-    private static final int LABEL_WIDTH = 18;
-
     private final AgentFacts agent;
     private final Properties properties;
     private final Map<String, String> environment;
     private final PrintWriter out;
-    private final PrintWriter err;
+    private final Report report;
 
+    /** A doctor that prints text. */
     public Doctor(AgentFacts agent, Properties properties, Map<String, String> environment, PrintWriter out,
             PrintWriter err) {
+        this(agent, properties, environment, out, err, false);
+    }
+
+    /** {@code json}: one JSON object on {@code out} at the end, for scripts ({@code doctor --json}). */
+    public Doctor(AgentFacts agent, Properties properties, Map<String, String> environment, PrintWriter out,
+            PrintWriter err, boolean json) {
         this.agent = agent;
         this.properties = properties;
         this.environment = environment;
         this.out = out;
-        this.err = err;
+        this.report = new Report(out, err, json);
     }
 
     /** Runs the checks; returns the exit code. */
     public int run(Optional<Path> configFile, Optional<Endpoint> endpoint, int timeoutMillis) {
+        int code = 1;
         try {
-            return check(configFile, endpoint, timeoutMillis);
+            code = check(configFile, endpoint, timeoutMillis);
+            return code;
         } finally {
-            out.flush();
-            err.flush();
+            report.finish(code);
         }
     }
 
     private int check(Optional<Path> configFile, Optional<Endpoint> endpoint, int timeoutMillis) {
-        out.println("FastRMI doctor");
+        report.section("doctor", "FastRMI doctor");
         row("FastRMI", agent.version());
         row("JDK", agent.jdk());
         row("JVM fingerprint", JvmFingerprint.current().toString());
-        out.println();
+        report.blank();
 
         AgentOptions.ConfigSource source = configFile.isPresent()
                 ? new AgentOptions.ConfigSource(configFile, "--config")
                 : AgentOptions.NONE.configSource(environment, properties.getProperty("fastrmi.config"));
-        out.println("config: " + source);
+        report.section("config", null);
+        report.line("source", source.toString(), "config: " + source);
         List<String> overrides = overrides();
-        out.println("overrides: " + (overrides.isEmpty() ? "none" : String.join(", ", overrides)));
+        report.line("overrides", overrides, "overrides: " + (overrides.isEmpty() ? "none" : String.join(", ", overrides)));
         FastRmiConfig config;
         try {
             config = agent.configLoader().load(source, properties, environment);
@@ -93,18 +97,13 @@ public final class Doctor {
             return error(e.getMessage(), "with this config the agent switches FastRMI off (\"FastRMI is OFF\"):"
                     + " applications run plain RMI");
         }
-        out.println("as parsed" + (overrides.isEmpty() ? "" : ", with the overrides") + ":");
-        for (String line : ConfigText.lines(config)) {
-            out.println(line.isEmpty() ? "" : "  " + line);
-        }
-        out.println();
+        List<String> parsed = ConfigText.lines(config);
+        report.line("as parsed", parsed, "as parsed" + (overrides.isEmpty() ? "" : ", with the overrides") + ":\n"
+                + String.join("\n", parsed.stream().map(line -> line.isEmpty() ? "" : "  " + line).toList()));
+        report.blank();
 
-        out.println("transports on this machine:");
-        row("tcp", "available (pure Java)");
+        report.section("transports", "transports on this machine:");
         nativeTransports(config);
-        for (TransportName transport : config.allTransports()) {
-            SlowTransports.whySlower(transport).ifPresent(why -> row(transport + " (in the config)", why));
-        }
         row("scope = jvm", (Runtime.version().feature() >= 22 ? "possible on this JDK"
                 : "needs JDK 22 or newer: here only RMI's sockets can be FastRMI's")
                 + (config.scope() == FastRmiConfig.Scope.JVM ? " (the config asks for it)" : " (the config says rmi)"));
@@ -113,8 +112,8 @@ public final class Doctor {
             return 0;
         }
         Endpoint target = endpoint.get();
-        out.println();
-        out.println("effective policy for " + target.host() + ":");
+        report.blank();
+        report.section("policy", "effective policy for " + target.host() + ":");
         ClientHandshake.Target resolved;
         try {
             resolved = ClientHandshake.target(config, target.host());
@@ -138,15 +137,15 @@ public final class Doctor {
         }
         row("transports", ConfigText.transports(policy.transports()) + " (offered by this version: "
                 + ConfigText.transports(offered) + ")");
-        out.println();
+        report.blank();
 
-        out.println("negotiation with " + target + (policy.optimize()
+        report.section("negotiation", "negotiation with " + target + (policy.optimize()
                 ? " (a real FastRMI offer, made as RMI's client side makes it):"
                 : " (outside: no offer, only a plain connection to see that it can be reached):"));
         out.flush();
-        FastRmiSockets.ProbeResult result;
+        Probe.Result result;
         try {
-            result = FastRmiSockets.probe(target.host(), target.port(), config, timeoutMillis);
+            result = Probe.probe(target.host(), target.port(), config, timeoutMillis);
         } catch (ConnectException | NoRouteToHostException e) {
             return error("cannot connect to " + target + ": " + e.getMessage(),
                     "is the server running, and listening on that port?");
@@ -160,7 +159,7 @@ public final class Doctor {
         }
         row("result", result.fast() ? "fast" : "plain");
         row("reason", reason(result));
-        row("transport", result.transport());
+        row("transport", result.transport().toString());
         row("optimizations", ConfigText.optimizations(result.optimizations()));
         JvmFingerprint server = result.serverFingerprint();
         if (server != null) {
@@ -175,7 +174,7 @@ public final class Doctor {
     }
 
     /** Why the result is what it is, in the doctor's words where the wire gives none. */
-    static String reason(FastRmiSockets.ProbeResult result) {
+    static String reason(Probe.Result result) {
         if (result.fast()) {
             return "both ends run FastRMI, each lets the other's host in and the JVM fingerprints match";
         }
@@ -218,50 +217,47 @@ public final class Doctor {
     }
 
     private int error(String message, String hint) {
-        out.flush();
-        err.println("error: " + message);
-        if (hint != null) {
-            err.println("  " + hint);
-        }
-        return 1;
+        return report.error(message, hint);
     }
 
     /**
-     * The native library and what libfabric and UCX offer here. The stream transports over them
-     * are not wired into the negotiation yet, so this reports what was found, not what is used.
+     * The native library, then each transport of the config, opened and closed again through the
+     * agent's own code ({@link NativeTransports#trial}): what a negotiation here would get.
      */
     private void nativeTransports(FastRmiConfig config) {
-        NativeLibrary library;
+        row("tcp", "available (pure Java)");
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader(), config.spin(),
                 config.waitMode());
+        NativeLibrary library = null;
         try {
             Path file = NativeLibraryFile.locate(config);
             library = NativeLibraries.load(file, Doctor.class.getClassLoader());
-            if (library == null) {
-                row("native library", "unavailable: " + NativeLibraries.unavailableReason());
-                return;
-            }
-            row("native library", file + " (libfastrmi " + library.version() + ")");
+            row("native library", library == null ? "unavailable: " + NativeLibraries.unavailableReason()
+                    : file + " (libfastrmi " + library.version() + ", libfabric " + library.ofiVersion() + ", UCX "
+                            + library.ucxVersion() + ")");
         } catch (IOException | RuntimeException e) {
             row("native library", "unavailable: " + e.getMessage());
-            return;
         }
-        row("libfabric", library.ofiVersion());
-        for (String provider : OFI_PROVIDERS) {
-            String problem = library.ofiProblem(provider);
-            row("ofi:" + provider, problem == null ? "provider found" : "not usable: " + problem);
+        for (TransportName transport : config.allTransports()) {
+            if (!transport.isNative()) {
+                continue;
+            }
+            String found;
+            if (library == null) {
+                found = "not usable: no native library";
+            } else {
+                NativeTransports.Trial trial = NativeTransports.trial(transport);
+                found = !trial.opened() ? "not usable: " + trial.problem()
+                        : "opens" + (trial.peersPerContext() < 0 ? ""
+                                : " (at most " + trial.peersPerContext() + " peers per context; a full one is replaced)");
+            }
+            Optional<String> slower = SlowTransports.whySlower(transport);
+            row(transport.toString(), found + slower.map(why -> "; " + why).orElse(""));
         }
-        row("UCX", library.ucxVersion());
-        String problem = library.ucxProblem();
-        row("ucx", problem == null ? "context and worker initialize" : "not usable: " + problem);
-        out.println("  (a connection to an inside host runs on the first transport of its list that both ends have)");
+        report.note("  (a connection to an inside host runs on the first transport of its list that both ends have)");
     }
 
     private void row(String label, String value) {
-        StringBuilder line = new StringBuilder("  ").append(label);
-        do {
-            line.append(' ');
-        } while (line.length() < LABEL_WIDTH + 3);
-        out.println(line.append(value));
+        report.row(label, value);
     }
 }

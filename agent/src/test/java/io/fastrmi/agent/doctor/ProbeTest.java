@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fastrmi.fastsockets.FastRmiSockets;
 import io.fastrmi.fastsockets.Handshake;
 import io.fastrmi.fastsockets.HandshakeException;
 import io.fastrmi.fastsockets.Negotiation;
@@ -21,7 +20,7 @@ import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** FastRmiSockets.probe, the client side's negotiation for the doctor, against servers made up here. */
+/** Probe.probe, the client side's negotiation for the doctor, against servers made up here. */
 class ProbeTest {
 
     static final JvmFingerprint OTHER = new JvmFingerprint("17", "OpenJDK 64-Bit Server VM", "17.0.15+6",
@@ -31,9 +30,9 @@ class ProbeTest {
     void aServerThatAgreesIsFast() throws Exception {
         try (FakeServer server = FakeServer.answering(
                 offer -> Negotiation.answer(offer, HostPolicy.INSIDE_LOCAL, JvmFingerprint.current()))) {
-            FastRmiSockets.ProbeResult result = FastRmiSockets.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
+            Probe.Result result = Probe.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
             assertTrue(result.fast(), result::toString);
-            assertEquals("tcp", result.transport());
+            assertEquals("tcp", result.transport().toString());
             assertEquals(JvmFingerprint.current(), result.serverFingerprint());
             assertEquals(JvmFingerprint.current(), server.offer().fingerprint(), "the offer carries this JVM's fingerprint");
             List<Handshake.Transport> offered = server.offer().transports();
@@ -47,7 +46,7 @@ class ProbeTest {
     @Test
     void anotherJvmOnTheServerIsPlainWithTheServersFingerprint() throws Exception {
         try (FakeServer server = FakeServer.answering(offer -> Negotiation.answer(offer, HostPolicy.INSIDE_LOCAL, OTHER))) {
-            FastRmiSockets.ProbeResult result = FastRmiSockets.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
+            Probe.Result result = Probe.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
             assertFalse(result.fast());
             assertTrue(result.reason().startsWith("JVM fingerprint mismatch: server Java 17 vs client "), result.reason());
             assertEquals(OTHER, result.serverFingerprint());
@@ -57,7 +56,7 @@ class ProbeTest {
     @Test
     void aServerWithoutTheAgentAnswersProtocolNack() throws Exception {
         try (FakeServer server = new FakeServer((offer, out) -> out.write(0x4f))) {
-            FastRmiSockets.ProbeResult result = FastRmiSockets.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
+            Probe.Result result = Probe.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
             assertFalse(result.fast());
             assertEquals("no FastRMI agent on the server (ProtocolNack)", result.reason());
             assertNull(result.answer());
@@ -68,7 +67,7 @@ class ProbeTest {
     @Test
     void aServerThatClosesOnTheOfferIsPlain() throws Exception {
         try (FakeServer server = new FakeServer((offer, out) -> { })) {
-            FastRmiSockets.ProbeResult result = FastRmiSockets.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
+            Probe.Result result = Probe.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000);
             assertFalse(result.fast());
             assertEquals("the server closed the connection on the FastRMI offer", result.reason());
         }
@@ -78,7 +77,7 @@ class ProbeTest {
     void anOutsideHostGetsNoOffer() throws Exception {
         FastRmiConfig outside = FastRmiConfig.parse("test.conf", List.of("[defaults]", "optimize = off"));
         try (FakeServer server = new FakeServer((offer, out) -> { })) {
-            FastRmiSockets.ProbeResult result = FastRmiSockets.probe("127.0.0.1", server.port(), outside, 5000);
+            Probe.Result result = Probe.probe("127.0.0.1", server.port(), outside, 5000);
             assertFalse(result.fast());
             assertNull(result.offer());
             assertEquals("server host is outside per the client's config", result.reason());
@@ -90,7 +89,7 @@ class ProbeTest {
     void aServerThatAnswersSomethingElseIsABadHandshake() throws Exception {
         try (FakeServer server = new FakeServer((offer, out) -> out.write(0x4e))) {
             HandshakeException e = assertThrows(HandshakeException.class,
-                    () -> FastRmiSockets.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000));
+                    () -> Probe.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 5000));
             assertTrue(e.getMessage().contains("byte 0x4e"), e.getMessage());
         }
     }
@@ -105,7 +104,7 @@ class ProbeTest {
             }
         })) {
             assertThrows(SocketTimeoutException.class,
-                    () -> FastRmiSockets.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 300));
+                    () -> Probe.probe("127.0.0.1", server.port(), FastRmiConfig.builtIn(), 300));
         }
     }
 
@@ -115,6 +114,6 @@ class ProbeTest {
         try (ServerSocket closed = new ServerSocket(0)) {
             port = closed.getLocalPort();
         }
-        assertThrows(ConnectException.class, () -> FastRmiSockets.probe("127.0.0.1", port, FastRmiConfig.builtIn(), 5000));
+        assertThrows(ConnectException.class, () -> Probe.probe("127.0.0.1", port, FastRmiConfig.builtIn(), 5000));
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
@@ -108,14 +110,43 @@ class DoctorIT {
                 + "  transports = ucx:shm, tcp\n"
                 + "  jvm-ports = none\n"), text);
         assertEquals("available (pure Java)", run.value("tcp"), text);
-        assertTrue(run.value("native library").endsWith(".so (libfastrmi 0.1.0)"), text);
-        assertTrue(run.value("libfabric").startsWith("1."), text);
-        assertEquals("provider found", run.value("ofi:shm"), text);
-        assertEquals("provider found", run.value("ofi:tcp;ofi_rxm"), text);
+        assertTrue(run.value("native library").matches(".*\\.so \\(libfastrmi 0\\.1\\.0, libfabric 1\\.\\d+, UCX 1\\.[\\d.]+\\)"),
+                text);
+        assertEquals("opens", run.value("ucx:shm"), text);
+        assertNull(run.value("ofi:shm"), "only the config's transports: " + text);
         assertEquals("possible on this JDK (the config says rmi)", run.value("scope = jvm"), text);
-        assertTrue(run.value("ofi:verbs;ofi_rxm").startsWith("not usable: "), text);
-        assertEquals("context and worker initialize", run.value("ucx"), text);
         assertFalse(text.contains("negotiation"), text);
+    }
+
+    /**
+     * Each native transport the config names is opened and closed through the agent's own code, and
+     * reported as the agent would get it; --json says the same as one JSON object.
+     */
+    @Test
+    void theConfigsTransportsAreOpenedAsTheAgentOpensThemAndJsonSaysTheSame() throws IOException {
+        Path config = Files.writeString(ItSupport.directory("doctor-transports").resolve("fastrmi.conf"),
+                "[host local]\noptimize = on\ntransports = ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, ucx:tcp, ofi:nosuch, tcp\n");
+        Run run = jar("doctor", "--config", config.toString());
+        String text = run.text();
+        assertEquals(0, run.exitCode(), text);
+        assertEquals("opens (at most 256 peers per context; a full one is replaced)", run.value("ofi:shm"), text);
+        assertEquals("opens", run.value("ucx:shm"), text);
+        assertTrue(run.value("ofi:tcp;ofi_rxm").startsWith("opens; slower than tcp across hosts"), text);
+        assertTrue(run.value("ucx:tcp").startsWith("opens; slower than tcp across hosts"), text);
+        assertTrue(run.value("ofi:nosuch").startsWith("not usable: cannot open native transport ofi:nosuch:"
+                + " fastrmi_ctx_open failed: FASTRMI_ERR_PROVIDER (-6): fi_getinfo(provider \"nosuch\""), text);
+
+        Run json = jar("doctor", "--json", "--config", config.toString());
+        assertEquals(0, json.exitCode(), json.text());
+        JsonNode report = new ObjectMapper().readTree(json.text());
+        assertEquals(0, report.get("exit").asInt(), json.text());
+        JsonNode transports = report.get("transports");
+        for (String transport : List.of("tcp", "ofi:shm", "ucx:shm", "ofi:tcp;ofi_rxm", "ucx:tcp", "ofi:nosuch")) {
+            assertEquals(run.value(transport), transports.get(transport).asText(), json.text());
+        }
+        assertEquals("Java 25", report.get("doctor").get("JVM fingerprint").asText().substring(0, 7), json.text());
+        assertEquals(config + " (from --config)", report.get("config").get("source").asText(), json.text());
+        assertTrue(report.get("config").get("as parsed").toString().contains("transports = ofi:shm, ucx:shm"), json.text());
     }
 
     /** The jar's command line itself: usage without a command, --version, a bad option (picocli, relocated). */

@@ -1,6 +1,6 @@
 package io.fastrmi.agent.nativeit;
 
-import io.fastrmi.fastsockets.FastRmiSockets;
+import io.fastrmi.fastsockets.FastRmiSocketFactory;
 import io.fastrmi.fastsockets.JvmScope;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -53,7 +53,7 @@ public final class SocketSemanticsMain {
     public static void main(String[] args) throws Exception {
         // java.net's own sockets for scope = jvm (FastRMI is under every socket of the JVM), else RMI's.
         RMISocketFactory factory = args[0].endsWith("-jvm") ? new JavaNetSockets()
-                : FastRmiSockets.choose(RMISocketFactory.getDefaultSocketFactory());
+                : FastRmiSocketFactory.choose(RMISocketFactory.getDefaultSocketFactory());
         if (args[0].startsWith("server")) {
             serve(factory);
         } else {

@@ -19,12 +19,6 @@ public interface NativeLibrary {
     /** UCX's version as loaded, "1.13.1". */
     String ucxVersion();
 
-    /** Null when the libfabric provider (e.g. "shm", "tcp;ofi_rxm") is usable here, else why not. */
-    String ofiProblem(String provider);
-
-    /** Null when UCX initializes here, else why not. */
-    String ucxProblem();
-
     /**
      * Opens a context of a native transport: ofi with its libfabric provider ("shm", "tcp;ofi_rxm",
      * ...), or ucx on its UCX transports (UCX_TLS, unless the environment sets it; other UCX_*

@@ -21,13 +21,10 @@ import java.nio.file.Path;
  */
 public final class FfmNativeLibrary implements NativeLibrary {
 
-    private static final int ERROR_BUFFER = 512;
 
     private final MethodHandle version;
     private final MethodHandle ofiVersion;
-    private final MethodHandle ofiProbe;
     private final MethodHandle ucxVersion;
-    private final MethodHandle ucxProbe;
     private final NativeCalls calls;
 
     public FfmNativeLibrary(Path file) {
@@ -36,11 +33,7 @@ public final class FfmNativeLibrary implements NativeLibrary {
         SymbolLookup library = SymbolLookup.libraryLookup(file, Arena.global());
         version = linker.downcallHandle(find(library, "fastrmi_version"), FunctionDescriptor.of(ValueLayout.ADDRESS));
         ofiVersion = linker.downcallHandle(find(library, "fastrmi_ofi_version"), FunctionDescriptor.of(ValueLayout.JAVA_INT));
-        ofiProbe = linker.downcallHandle(find(library, "fastrmi_ofi_probe"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         ucxVersion = linker.downcallHandle(find(library, "fastrmi_ucx_version"), FunctionDescriptor.of(ValueLayout.ADDRESS));
-        ucxProbe = linker.downcallHandle(find(library, "fastrmi_ucx_probe"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         calls = new NativeCalls(linker, library);
     }
 
@@ -132,28 +125,6 @@ public final class FfmNativeLibrary implements NativeLibrary {
     @Override
     public String ucxVersion() {
         return staticString(ucxVersion);
-    }
-
-    @Override
-    public String ofiProblem(String provider) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment err = arena.allocate(ERROR_BUFFER);
-            int rc = (int) ofiProbe.invokeExact(arena.allocateFrom(provider), err, (long) ERROR_BUFFER);
-            return rc == 0 ? null : err.getString(0);
-        } catch (Throwable t) {
-            throw new IllegalStateException("fastrmi_ofi_probe", t);
-        }
-    }
-
-    @Override
-    public String ucxProblem() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment err = arena.allocate(ERROR_BUFFER);
-            int rc = (int) ucxProbe.invokeExact(err, (long) ERROR_BUFFER);
-            return rc == 0 ? null : err.getString(0);
-        } catch (Throwable t) {
-            throw new IllegalStateException("fastrmi_ucx_probe", t);
-        }
     }
 
     @Override
