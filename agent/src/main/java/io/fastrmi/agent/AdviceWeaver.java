@@ -1,6 +1,7 @@
 package io.fastrmi.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.fastrmi.agent.advice.ChooseFactoryAdvice;
@@ -16,31 +17,49 @@ import java.util.List;
 import java.util.Map;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.matcher.ElementMatchers;
 import net.bytebuddy.pool.TypePool;
 
 /** Inlines the advice classes into the JDK's RMI classes, with Byte Buddy. */
 final class AdviceWeaver {
 
-    /** Which advice goes where, by internal class name. */
-    final Map<String, List<AsmVisitorWrapper>> adviceByClass = Map.of(
+    /** An advice class and the methods it is inlined into, each named with its exact parameter types. */
+    record Hook(Class<?> advice, ElementMatcher<? super MethodDescription> methods) {
+    }
+
+    /** Which advice goes where, by internal class name (signatures as javap prints them on JDK 17 and 25). */
+    static final Map<String, List<Hook>> HOOKS = Map.of(
             "sun/rmi/server/UnicastRef", List.of(
-                    Advice.to(ClientInvokeAdvice.class).on(named("invoke").and(takesArguments(4))),
-                    Advice.to(ClientNewCallAdvice.class).on(named("newCall").and(takesArguments(4))),
-                    Advice.to(ClientCallEndAdvice.class).on(
-                            named("done").and(takesArguments(1)).or(named("invoke").and(takesArguments(1))))),
+                    new Hook(ClientInvokeAdvice.class,
+                            method("invoke", "java.rmi.Remote", "java.lang.reflect.Method", "java.lang.Object[]", "long")),
+                    new Hook(ClientNewCallAdvice.class,
+                            method("newCall", "java.rmi.server.RemoteObject", "java.rmi.server.Operation[]", "int", "long")),
+                    new Hook(ClientCallEndAdvice.class, method("done", "java.rmi.server.RemoteCall")
+                            .or(method("invoke", "java.rmi.server.RemoteCall")))),
             "sun/rmi/server/UnicastServerRef", List.of(
-                    Advice.to(ServerDispatchAdvice.class).on(named("dispatch").and(takesArguments(2))),
-                    Advice.to(ServerLogCallAdvice.class).on(named("logCall").and(takesArguments(2)))),
+                    new Hook(ServerDispatchAdvice.class, method("dispatch", "java.rmi.Remote", "java.rmi.server.RemoteCall")),
+                    new Hook(ServerLogCallAdvice.class, method("logCall", "java.rmi.Remote", "java.lang.Object"))),
             "sun/rmi/transport/StreamRemoteCall", List.of(
-                    Advice.to(ExecuteCallAdvice.class).on(named("executeCall").and(takesArguments(0)))),
+                    new Hook(ExecuteCallAdvice.class, method("executeCall"))),
             "sun/rmi/transport/tcp/TCPEndpoint", List.of(
-                    Advice.to(ChooseFactoryAdvice.class).on(named("chooseFactory").and(takesArguments(0))),
-                    Advice.to(CustomClientFactoryAdvice.class).on(named("newSocket").and(takesArguments(0))),
-                    Advice.to(CustomServerFactoryAdvice.class).on(named("newServerSocket").and(takesArguments(0)))));
+                    new Hook(ChooseFactoryAdvice.class, method("chooseFactory")),
+                    new Hook(CustomClientFactoryAdvice.class, method("newSocket")),
+                    new Hook(CustomServerFactoryAdvice.class, method("newServerSocket"))));
+
+    /** A method by its name and exact parameter types: a JDK whose signature changed is not woven blindly. */
+    static ElementMatcher.Junction<MethodDescription> method(String name, String... parameterTypes) {
+        ElementMatcher.Junction<MethodDescription> matcher =
+                ElementMatchers.<MethodDescription>named(name).and(takesArguments(parameterTypes.length));
+        for (int i = 0; i < parameterTypes.length; i++) {
+            matcher = matcher.and(takesArgument(i, named(parameterTypes[i])));
+        }
+        return matcher;
+    }
 
     /**
      * The class in {@code bytes} with its advice inlined. The class is described from its bytes
@@ -49,8 +68,8 @@ final class AdviceWeaver {
      * this also works as a retransformation.
      */
     byte[] weave(String className, byte[] bytes) {
-        List<AsmVisitorWrapper> advice = adviceByClass.get(className);
-        if (advice == null) {
+        List<Hook> hooks = HOOKS.get(className);
+        if (hooks == null) {
             throw new IllegalArgumentException("no advice for " + className);
         }
         String name = className.replace('/', '.');
@@ -59,8 +78,8 @@ final class AdviceWeaver {
         TypePool pool = TypePool.Default.of(locator);
         DynamicType.Builder<?> builder = new ByteBuddy().with(TypeValidation.DISABLED)
                 .redefine(pool.describe(name).resolve(), locator);
-        for (AsmVisitorWrapper wrapper : advice) {
-            builder = builder.visit(wrapper);
+        for (Hook hook : hooks) {
+            builder = builder.visit(Advice.to(hook.advice()).on(hook.methods()));
         }
         return builder.make(pool).getBytes();
     }

@@ -7,9 +7,9 @@ import java.lang.instrument.Instrumentation;
 import java.net.URISyntaxException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.LinkOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
@@ -132,6 +132,8 @@ final class BootstrapJar {
             throw new IOException(target.getFileName() + ": the agent jar's copy is damaged (size or CRC differs)");
         }
         Files.createDirectories(dir);
+        // fastsockets' AtomicFiles does the same, but this runs before FastRMI's runtime may load (it
+        // writes the jar that carries it): the one copy that cannot share it.
         Path temporary = Files.createTempFile(dir, prefix, ".tmp");
         try {
             Files.write(temporary, content);

@@ -1,18 +1,18 @@
 package io.fastrmi.agent;
 
-import io.fastrmi.fastsockets.config.ConfigException;
-import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.config.ConfigException;
+import io.fastrmi.config.FastRmiConfig;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
 /** The config as this JVM sees it: the file (or the built-in defaults), then the overrides. */
-final class ConfigLoading {
+public final class ConfigLoading {
 
     private ConfigLoading() {
     }
 
-    static FastRmiConfig load(AgentOptions.ConfigSource source, Properties properties, Map<String, String> environment)
+    public static FastRmiConfig load(AgentOptions.ConfigSource source, Properties properties, Map<String, String> environment)
             throws ConfigException {
         FastRmiConfig file = source.file().isPresent() ? FastRmiConfig.load(source.file().get()) : FastRmiConfig.builtIn();
         Map<String, String> fastrmiProperties = new HashMap<>();

@@ -1,7 +1,7 @@
 package io.fastrmi.agent;
 
-import io.fastrmi.fastsockets.NativeTransports;
-import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package io.fastrmi.agent;
 
-import io.fastrmi.fastsockets.Installation;
-import io.fastrmi.fastsockets.JvmScope;
-import io.fastrmi.fastsockets.NativeTransports;
-import io.fastrmi.fastsockets.config.ConfigException;
-import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.config.ConfigException;
+import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.fastsockets.handshake.Installation;
+import io.fastrmi.fastsockets.jvm.JvmScope;
+import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
 import java.util.Map;

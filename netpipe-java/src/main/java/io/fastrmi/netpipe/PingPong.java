@@ -1,7 +1,7 @@
 package io.fastrmi.netpipe;
 
-import io.fastrmi.fastsockets.config.TransportName;
-import io.fastrmi.fastsockets.config.WaitMode;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
@@ -151,7 +151,7 @@ public final class PingPong {
                     // Under scope = jvm the agent made these sockets FastRMI's: the same code runs natively.
                     pingPong(serve, size, iterations, control.getInputStream()::read, control.getOutputStream());
                     if (!serve && transport.startsWith(JVM_SCOPE)) {
-                        System.out.println("TRANSPORT " + io.fastrmi.fastsockets.JvmScope.transportOf(control));
+                        System.out.println("TRANSPORT " + io.fastrmi.fastsockets.jvm.JvmScope.transportOf(control));
                     }
                     return;
                 }

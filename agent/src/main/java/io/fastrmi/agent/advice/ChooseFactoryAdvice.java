@@ -1,6 +1,6 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.fastsockets.FastRmiSocketFactory;
+import io.fastrmi.fastsockets.rmi.FastRmiSocketFactory;
 import java.rmi.server.RMISocketFactory;
 import net.bytebuddy.asm.Advice;
 

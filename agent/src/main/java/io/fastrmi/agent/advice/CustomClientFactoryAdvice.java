@@ -1,6 +1,6 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.fastsockets.FastRmiSocketFactory;
+import io.fastrmi.fastsockets.rmi.FastRmiSocketFactory;
 import net.bytebuddy.asm.Advice;
 
 /** {@code TCPEndpoint.newSocket()}: notes an application's own client socket factory, which stays as it is. */

@@ -1,6 +1,6 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.fastsockets.FastRmiSocketFactory;
+import io.fastrmi.fastsockets.rmi.FastRmiSocketFactory;
 import net.bytebuddy.asm.Advice;
 
 /** {@code TCPEndpoint.newServerSocket()}: notes an application's own server socket factory, which stays as it is. */

@@ -1,11 +1,11 @@
 package io.fastrmi.agent.bootstrap;
 
+import io.fastrmi.fastsockets.rmi.FastSocket;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.net.Socket;
-import io.fastrmi.fastsockets.FastSocket;
 
 /**
  * What the advice inlined into {@code sun.rmi} calls: it opens, names and commits the

@@ -1,8 +1,8 @@
 package io.fastrmi.agent.doctor;
 
 import io.fastrmi.agent.AgentOptions;
-import io.fastrmi.fastsockets.config.ConfigException;
-import io.fastrmi.fastsockets.config.FastRmiConfig;
+import io.fastrmi.config.ConfigException;
+import io.fastrmi.config.FastRmiConfig;
 import java.util.Map;
 import java.util.Properties;
 

@@ -1,9 +1,9 @@
 package io.fastrmi.agent.doctor;
 
-import io.fastrmi.fastsockets.config.FastRmiConfig;
-import io.fastrmi.fastsockets.config.HostPattern;
-import io.fastrmi.fastsockets.config.HostPolicy;
-import io.fastrmi.fastsockets.config.TransportName;
+import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.config.HostPattern;
+import io.fastrmi.config.HostPolicy;
+import io.fastrmi.config.TransportName;
 import io.fastrmi.optrmi.Optimization;
 import java.time.Duration;
 import java.util.ArrayList;

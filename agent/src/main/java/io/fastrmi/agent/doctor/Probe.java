@@ -1,11 +1,12 @@
 package io.fastrmi.agent.doctor;
 
-import io.fastrmi.fastsockets.ClientHandshake;
-import io.fastrmi.fastsockets.Handshake;
-import io.fastrmi.fastsockets.Installation;
-import io.fastrmi.fastsockets.config.FastRmiConfig;
-import io.fastrmi.fastsockets.config.HostPolicy;
-import io.fastrmi.fastsockets.config.TransportName;
+import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.config.HostPolicy;
+import io.fastrmi.config.RmiLimits;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.fastsockets.handshake.ClientHandshake;
+import io.fastrmi.fastsockets.handshake.Handshake;
+import io.fastrmi.fastsockets.handshake.Installation;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.optrmi.Optimization;
 import java.io.IOException;
@@ -43,7 +44,7 @@ final class Probe {
 
     /** {@link #probe(String, int, FastRmiConfig, int)} with RMI's handshake time limit. */
     static Result probe(String host, int port, FastRmiConfig config) throws IOException {
-        return probe(host, port, config, ClientHandshake.handshakeTimeoutMillis());
+        return probe(host, port, config, RmiLimits.handshakeTimeoutMillis());
     }
 
     /**

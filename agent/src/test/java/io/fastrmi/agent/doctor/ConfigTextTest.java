@@ -2,8 +2,8 @@ package io.fastrmi.agent.doctor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.fastrmi.fastsockets.config.FastRmiConfig;
-import io.fastrmi.fastsockets.config.WaitMode;
+import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.config.WaitMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,9 +3,9 @@ package io.fastrmi.agent.doctor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fastrmi.fastsockets.Negotiation;
-import io.fastrmi.fastsockets.config.FastRmiConfig;
-import io.fastrmi.fastsockets.config.HostPolicy;
+import io.fastrmi.agent.ConfigLoading;
+import io.fastrmi.config.HostPolicy;
+import io.fastrmi.fastsockets.handshake.Negotiation;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,17 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The doctor's report and exit codes, in this JVM (the real JVMs are DoctorIT's). */
 class DoctorTest {
 
-    /** Loads as the agent's ConfigLoading does. */
-    static final AgentFacts AGENT = new AgentFacts("9.9.9", "JDK test", (source, properties, environment) -> {
-        FastRmiConfig file = source.file().isPresent() ? FastRmiConfig.load(source.file().get()) : FastRmiConfig.builtIn();
-        Map<String, String> fastrmi = new HashMap<>();
-        for (String name : properties.stringPropertyNames()) {
-            if (name.startsWith("fastrmi.")) {
-                fastrmi.put(name, properties.getProperty(name));
-            }
-        }
-        return file.withOverrides(fastrmi, environment);
-    });
+    /** Loads the config as the agent does (its own ConfigLoading). */
+    static final AgentFacts AGENT = new AgentFacts("9.9.9", "JDK test", ConfigLoading::load);
 
     @TempDir
     Path dir;

@@ -1,6 +1,6 @@
 package io.fastrmi.agent.doctor;
 
-import io.fastrmi.fastsockets.Handshake;
+import io.fastrmi.fastsockets.handshake.Handshake;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

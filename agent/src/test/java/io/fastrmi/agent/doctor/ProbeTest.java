@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fastrmi.fastsockets.Handshake;
-import io.fastrmi.fastsockets.HandshakeException;
-import io.fastrmi.fastsockets.Negotiation;
-import io.fastrmi.fastsockets.config.FastRmiConfig;
-import io.fastrmi.fastsockets.config.HostPolicy;
-import io.fastrmi.fastsockets.config.TransportName;
+import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.config.HostPolicy;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.fastsockets.handshake.Handshake;
+import io.fastrmi.fastsockets.handshake.HandshakeException;
+import io.fastrmi.fastsockets.handshake.Negotiation;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.net.ConnectException;
 import java.net.ServerSocket;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.agent.nativeit.AddressFuzzMain;
-import io.fastrmi.fastsockets.Handshake;
+import io.fastrmi.fastsockets.handshake.Handshake;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.sample.SampleClient;
 import io.fastrmi.sample.SampleServer;

@@ -1,7 +1,7 @@
 package io.fastrmi.agent.nativeit;
 
-import io.fastrmi.fastsockets.config.TransportName;
-import io.fastrmi.fastsockets.Handshake;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.fastsockets.handshake.Handshake;
 import io.fastrmi.optrmi.JvmFingerprint;
 import io.fastrmi.testkit.NativeAddressBytes;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.fastrmi.agent.nativeit;
 
-import io.fastrmi.fastsockets.JvmScope;
+import io.fastrmi.fastsockets.jvm.JvmScope;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,7 +1,7 @@
 package io.fastrmi.agent.nativeit;
 
-import io.fastrmi.fastsockets.FastRmiSocketFactory;
-import io.fastrmi.fastsockets.JvmScope;
+import io.fastrmi.fastsockets.jvm.JvmScope;
+import io.fastrmi.fastsockets.rmi.FastRmiSocketFactory;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -158,7 +158,7 @@ public final class SocketSemanticsMain {
         /** 1 MiB written from one thread comes back in order on another; then the end of the stream. */
         void echo() throws Exception {
             try (Socket socket = connect(ECHO)) {
-                byte[] sent = NativeEchoMain.pattern(1 << 20);
+                byte[] sent = pattern(1 << 20);
                 Thread writer = writeInBackground(socket, sent);
                 byte[] received = new byte[sent.length];
                 new DataInputStream(socket.getInputStream()).readFully(received);
@@ -191,7 +191,7 @@ public final class SocketSemanticsMain {
             try (Socket socket = connect(ECHO)) {
                 InputStream in = socket.getInputStream();
                 check(in.available() == 0, "available() is " + in.available() + " before anything was sent");
-                send(socket, NativeEchoMain.pattern(100));
+                send(socket, pattern(100));
                 long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (in.available() < 100 && System.nanoTime() < giveUp) {
                     Thread.sleep(1);
@@ -279,7 +279,7 @@ public final class SocketSemanticsMain {
                         try (socket) {
                             DataInputStream in = new DataInputStream(socket.getInputStream());
                             for (int round = 0; round < 20; round++) {
-                                byte[] sent = NativeEchoMain.pattern(8192 + round);
+                                byte[] sent = pattern(8192 + round);
                                 sent[0] = seed;
                                 send(socket, sent);
                                 byte[] received = new byte[sent.length];
@@ -341,5 +341,12 @@ public final class SocketSemanticsMain {
                 throw new IllegalStateException(failure);
             }
         }
+    }
+
+    /** Bytes that differ from one offset to the next, the same for the same size on both ends. */
+    static byte[] pattern(int size) {
+        byte[] bytes = new byte[size];
+        new java.util.Random(size).nextBytes(bytes);
+        return bytes;
     }
 }

@@ -1,7 +1,7 @@
 package io.fastrmi.fastsockets.nativelib;
 
-import io.fastrmi.fastsockets.config.TransportName;
-import io.fastrmi.fastsockets.config.WaitMode;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.config.WaitMode;
 
 /**
  * What FastRMI needs of {@code libfastrmi.so}, whatever binds it. The binding is the FFM one

@@ -1,6 +1,6 @@
 package io.fastrmi.fastsockets.nativelib;
 
-import io.fastrmi.fastsockets.config.TransportName;
+import io.fastrmi.config.TransportName;
 import java.io.IOException;
 
 /**

@@ -1,7 +1,7 @@
 package io.fastrmi.fastsockets.ffm;
 
-import io.fastrmi.fastsockets.config.TransportName;
-import io.fastrmi.fastsockets.config.WaitMode;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;

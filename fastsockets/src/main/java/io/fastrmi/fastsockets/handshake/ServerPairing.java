@@ -1,0 +1,66 @@
+package io.fastrmi.fastsockets.handshake;
+
+import io.fastrmi.config.TransportName;
+import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import io.fastrmi.fastsockets.transport.FastRmiLog;
+import io.fastrmi.fastsockets.transport.NativeTransports;
+import java.io.IOException;
+
+/**
+ * A server's decision made into the answer it sends: for a native transport, the answer carries this
+ * end's address and a fresh stream id, and the client's end is read from its offer. A client address
+ * that cannot be read falls back to tcp, said once.
+ */
+record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] peerAddress, long peerId, long localId) {
+
+    static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided, ControlConnection connection) {
+        TransportName name = decided.transport().name();
+        if (!name.isNative()) {
+            return new ServerPairing(decided, null, null, 0, 0);
+        }
+        long localId = NativeTransports.nextStreamId();
+        try {
+            PeerEndpoints.PeerEndpoint peer = PeerEndpoints.parseEndpoint(offeredEndpoint(offer, name));
+            byte[] address = PeerEndpoints.checkedPeerAddress(name, peer, connection);
+            NativeTransport context = NativeTransports.get(name);
+            if (context == null || !NativeTransports.expect(context, connection.peer())) {
+                throw new HandshakeException("the transport cannot let the client in");
+            }
+            return new ServerPairing(withTransport(decided, new Handshake.Transport(name,
+                    PeerEndpoints.endpoint(context, localId))), context, address, peer.streamId(), localId);
+        } catch (HandshakeException e) {
+            FastRmiLog.once("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
+            return new ServerPairing(withTransport(decided, Negotiation.TCP), null, null, 0, 0);
+        }
+    }
+
+    /**
+     * This end of the native stream the answer named, or null for tcp. Opened after the answer is
+     * written, so that the client opens its end meanwhile: the first grant of credit needs both
+     * ends' progress on some transports (rxm, UCX wire-up).
+     */
+    NativeStream open() throws HandshakeException {
+        if (context == null) {
+            return null;
+        }
+        try {
+            return context.open(peerAddress, localId, peerId);
+        } catch (IOException e) {
+            throw new HandshakeException("cannot open the " + context.name() + " stream the answer named: " + e.getMessage(), e);
+        }
+    }
+
+    private static Handshake.Answer withTransport(Handshake.Answer answer, Handshake.Transport transport) {
+        return new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(), answer.optimizations(), transport);
+    }
+
+    private static String offeredEndpoint(Handshake.Offer offer, TransportName name) throws HandshakeException {
+        for (Handshake.Transport offered : offer.transports()) {
+            if (offered.name().equals(name)) {
+                return offered.address();
+            }
+        }
+        throw new HandshakeException("transport " + name + " was not offered");
+    }
+}

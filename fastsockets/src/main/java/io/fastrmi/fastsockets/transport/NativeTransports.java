@@ -1,0 +1,179 @@
+package io.fastrmi.fastsockets.transport;
+
+import io.fastrmi.config.RmiLimits;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.config.WaitMode;
+import io.fastrmi.fastsockets.handshake.Negotiator;
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The native transports of this JVM: the contexts of each transport name ("ofi:shm", "ucx", ...),
+ * the first opened at its first offer; one serves for the life of the JVM unless it can reach only
+ * so many peers ({@link TransportContexts}). The library is located and loaded
+ * then too, so a JVM that never negotiates never loads it. A transport that cannot be opened is
+ * said once and never offered.
+ */
+public final class NativeTransports {
+
+    /** Where the library is, asked only when a native transport is first wanted. */
+    public interface LibraryLocator {
+        Path locate() throws IOException;
+    }
+
+    private static volatile LibraryLocator locator;
+    private static volatile ClassLoader bindingLoader;
+    private static final Map<TransportName, TransportContexts> OPEN = new ConcurrentHashMap<>();
+    private static final Map<TransportName, String> UNAVAILABLE = new ConcurrentHashMap<>();
+    private static final AtomicBoolean WARMED = new AtomicBoolean();
+    private static volatile int spinMicros = 20;
+    private static volatile WaitMode waitMode = WaitMode.ADAPTIVE;
+
+    private NativeTransports() {
+    }
+
+    /**
+     * Called by the agent: how to find the library, the class loader that sees the FFM binding, and
+     * how a waiting thread waits: at most {@code spin} spinning, as {@code wait} says (the config's keys).
+     */
+    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, Duration spin, WaitMode wait) {
+        locator = libraryLocator;
+        bindingLoader = loader;
+        spinMicros = (int) Math.min(Integer.MAX_VALUE, spin.toNanos() / 1000);
+        waitMode = wait;
+    }
+
+    /**
+     * The context of transport {@code name} that a new negotiation names (a fresh one when the
+     * current one is nearly full: {@link TransportContexts}), or null when the transport cannot be
+     * had here (said once).
+     */
+    public static NativeTransport get(TransportName name) {
+        TransportContexts contexts = OPEN.get(name);
+        if (contexts == null && !UNAVAILABLE.containsKey(name)) {
+            contexts = open(name);
+        }
+        return contexts == null ? null : contexts.forNewPeer();
+    }
+
+    private static synchronized TransportContexts open(TransportName name) {
+        TransportContexts contexts = OPEN.get(name);
+        if (contexts != null || UNAVAILABLE.containsKey(name)) {
+            return contexts;
+        }
+        try {
+            NativeLibrary library = library();
+            TransportContexts.Opener opener = () -> openContext(library, name);
+            // A negotiation may still name a retired context for as long as a handshake may take.
+            contexts = new TransportContexts(name, opener.open(), opener, 2L * RmiLimits.handshakeTimeoutMillis(),
+                    System::nanoTime);
+            OPEN.put(name, contexts);
+            return contexts;
+        } catch (IOException | RuntimeException e) {
+            UNAVAILABLE.put(name, e.getMessage());
+            FastRmiLog.once("transport:" + name, "FastRMI: transport " + name
+                    + " is not available, the next one in the list is used: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** One context of {@code name}, as every negotiation and {@link #trial} open it. */
+    private static NativeTransport openContext(NativeLibrary library, TransportName name) throws IOException {
+        return library.openTransport(name, spinMicros, waitMode);
+    }
+
+    /** What opening a transport here gave: null {@code problem} when it opened. */
+    public record Trial(TransportName name, String problem, long peersPerContext) {
+        public boolean opened() {
+            return problem == null;
+        }
+    }
+
+    /**
+     * Opens a context of {@code name} and closes it again, through the same code as the agent's
+     * negotiations (the library, the spin and the wait of {@link #configure}): what the agent would get
+     * here. For {@code doctor}.
+     */
+    public static Trial trial(TransportName name) {
+        try (NativeTransport context = openContext(library(), name)) {
+            return new Trial(name, null, context.peersLeft());
+        } catch (IOException | RuntimeException e) {
+            return new Trial(name, e.getMessage(), -1);
+        }
+    }
+
+    /**
+     * Opens the native transports among {@code names} on a daemon thread, once per JVM: loading the
+     * library, linking its calls and opening a context take a few hundred milliseconds, which
+     * would otherwise fall on the first connection. Called when RMI first asks for a socket factory.
+     */
+    public static void warmUp(List<TransportName> names) {
+        if (WARMED.compareAndSet(false, true) && locator != null) {
+            Thread warmer = new Thread(() -> names.stream().filter(TransportName::isNative).forEach(NativeTransports::get),
+                    "fastrmi-transports");
+            warmer.setDaemon(true);
+            warmer.start();
+        }
+    }
+
+    /** The native library, loaded at the first call (an {@link IOException} says why it cannot be). */
+    public static NativeLibrary library() throws IOException {
+        NativeLibrary library = NativeLibraries.get();
+        if (library != null) {
+            return library;
+        }
+        if (locator == null) {
+            throw new IOException("the native library is not configured (no agent)");
+        }
+        library = NativeLibraries.load(locator.locate(), bindingLoader);
+        if (library == null) {
+            throw new IOException(NativeLibraries.unavailableReason());
+        }
+        return library;
+    }
+
+    /**
+     * A stream id no peer can guess: a stream's messages are matched by id alone, from any peer
+     * that knows our address, so a sequential id would let one connection's peer write into
+     * another's. 56 bits: the tag bits every libfabric provider leaves to the application.
+     */
+    public static long nextStreamId() {
+        long id;
+        do {
+            id = StreamIds.RANDOM.nextLong() >>> 8;
+        } while (id == 0);
+        return id;
+    }
+
+    private static final class StreamIds {
+        static final SecureRandom RANDOM = new SecureRandom();
+    }
+
+    /** Lets the peer at {@code ip} connect to {@code context} (its listener, where it has one). */
+    public static boolean expect(NativeTransport context, InetAddress ip) {
+        try {
+            context.expectPeer(ip);
+            return true;
+        } catch (IOException e) {
+            FastRmiLog.once("expect:" + context.name(), "FastRMI: transport " + context.name()
+                    + " is not offered: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** The context of {@code name} whose address is {@code address} (the current one or a retired one), or null. */
+    public static NativeTransport contextWithAddress(TransportName name, byte[] address) {
+        TransportContexts contexts = OPEN.get(name);
+        return contexts == null ? null : contexts.withAddress(address);
+    }
+}

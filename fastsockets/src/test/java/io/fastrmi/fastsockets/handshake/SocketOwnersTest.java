@@ -1,0 +1,67 @@
+package io.fastrmi.fastsockets.handshake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.net.Socket;
+import org.junit.jupiter.api.Test;
+
+class SocketOwnersTest {
+
+    @Test
+    void rowsOfTheKernelsTableAreReadFieldByField() {
+        String listener = "   3: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 41234 1 0000";
+        assertEquals("41234", SocketOwners.listenerInode(listener, 8080));
+        assertNull(SocketOwners.listenerInode(listener, 8081), "another port");
+        String established = listener.replace(" 0A ", " 01 ");
+        assertNull(SocketOwners.listenerInode(established, 8080), "not a listener");
+        String v6 = "   0: 00000000000000000000000000000000:1F90 00000000000000000000000000000000:0000 0A"
+                + " 00000000:00000000 00:00000000 00000000     0        0 555 1 0000";
+        assertEquals("555", SocketOwners.listenerInode(v6, 8080));
+        for (String garbage : new String[] {"", "sl local rem st", "0: zz:zz 0:0 0A a b c d e f", "0: 1:99999999999 0:0 0A a b c d e f"}) {
+            assertNull(SocketOwners.listenerInode(garbage, 8080), garbage);
+        }
+    }
+
+    @Test
+    void aSocketIsHeldByTheProcessThatHasItOpen() throws Exception {
+        long self = ProcessHandle.current().pid();
+        try (ServerSocket server = new ServerSocket(0)) {
+            long inode = Long.parseLong(SocketOwners.listeningInodes(server.getLocalPort()).iterator().next());
+            assertTrue(SocketOwners.holdsSocket(self, inode));
+            Process other = new ProcessBuilder("sleep", "30").start();
+            try {
+                assertFalse(SocketOwners.holdsSocket(other.pid(), inode), "another process does not");
+            } finally {
+                other.destroy();
+            }
+            assertFalse(SocketOwners.holdsSocket(self, inode + 1_000_000), "no such socket here");
+            assertFalse(SocketOwners.holdsSocket(Long.MAX_VALUE, inode), "no such process");
+        }
+    }
+
+    @Test
+    void onlyTheProcessThatListensHoldsThePort() throws Exception {
+        long self = ProcessHandle.current().pid();
+        int port;
+        try (ServerSocket server = new ServerSocket(0)) {
+            port = server.getLocalPort();
+            assertTrue(SocketOwners.listensOn(self, port));
+            Process other = new ProcessBuilder("sleep", "30").start();
+            try {
+                assertFalse(SocketOwners.listensOn(other.pid(), port));
+            } finally {
+                other.destroy();
+            }
+            // A connected socket on the port is not a listener of another port.
+            try (Socket client = new Socket("127.0.0.1", port)) {
+                assertFalse(SocketOwners.listensOn(self, client.getLocalPort()));
+            }
+        }
+        assertFalse(SocketOwners.listensOn(self, port), "closed");
+        assertFalse(SocketOwners.listensOn(Long.MAX_VALUE, port), "no such process");
+    }
+}

@@ -1,0 +1,108 @@
+package io.fastrmi.fastsockets.transport;
+
+import io.fastrmi.config.TransportName;
+import io.fastrmi.config.WaitMode;
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Two JVMs, one native stream, through the FFM binding: the server echoes what the client sends.
+ * They pair over a TCP connection, as FastRMI's handshake will: each sends its context address and
+ * stream id. Usage: {@code NativeEchoMain server|client LIBRARY TRANSPORT [PORT]} (TRANSPORT as a
+ * config names it, "ofi:shm"); the server prints {@code READY port=P}, the client {@code ECHO n} per
+ * size and {@code DONE}.
+ */
+public final class NativeEchoMain {
+
+    public static final int[] SIZES = {1, 7, 4096, 65536, 262144 + 3, 1 << 20, 16 << 20};
+
+    private NativeEchoMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean server = args[0].equals("server");
+        NativeLibrary library = NativeLibraries.load(Path.of(args[1]), NativeEchoMain.class.getClassLoader());
+        if (library == null) {
+            throw new IllegalStateException(NativeLibraries.unavailableReason());
+        }
+        try (NativeTransport transport = library.openTransport(TransportName.parse(args[2]), 50, WaitMode.ADAPTIVE)) {
+            if (server) {
+                try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    System.out.println("READY port=" + listener.getLocalPort());
+                    try (Socket control = listener.accept()) {
+                        NativeStream stream = transport.openOver(control, 2);
+                        echo(stream);
+                        stream.close();
+                    }
+                }
+            } else {
+                try (Socket control = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[3]))) {
+                    NativeStream stream = transport.openOver(control, 1);
+                    for (int size : SIZES) {
+                        byte[] sent = pattern(size);
+                        // The echo comes back while we send: write from another thread (the windows
+                        // are smaller than the biggest sizes, as a socket's buffers would be).
+                        Thread writer = new Thread(() -> {
+                            try {
+                                stream.write(sent, 0, size);
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        });
+                        writer.start();
+                        byte[] received = new byte[size];
+                        readFully(stream, received);
+                        writer.join();
+                        if (!Arrays.equals(sent, received)) {
+                            throw new IllegalStateException("echo of " + size + " bytes differs");
+                        }
+                        System.out.println("ECHO " + size);
+                    }
+                    stream.shutdownOutput();
+                    if (stream.read(new byte[1], 0, 1, 10_000) != -1) {
+                        throw new IllegalStateException("no end of stream after shutdownOutput");
+                    }
+                    System.out.println("EOF");
+                    stream.close();
+                }
+            }
+        }
+        System.out.println("DONE");
+    }
+
+    /** Echoes until the end of the stream, then ends its own side. */
+    private static void echo(NativeStream stream) throws Exception {
+        byte[] buffer = new byte[100_000];
+        int n;
+        while ((n = stream.read(buffer, 0, buffer.length, 0)) > 0) {
+            stream.write(buffer, 0, n);
+        }
+        stream.shutdownOutput();
+    }
+
+    private static void readFully(NativeStream stream, byte[] into) throws Exception {
+        int at = 0;
+        while (at < into.length) {
+            int n = stream.read(into, at, into.length - at, 30_000);
+            if (n < 0) {
+                throw new IllegalStateException("end of stream after " + at + " of " + into.length + " bytes");
+            }
+            at += n;
+        }
+    }
+
+    static byte[] pattern(int size) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) (i * 31 + (i >>> 8));
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,103 @@
+package io.fastrmi.config;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A transport as the config, the handshake and the native library name it, parsed once: {@code tcp}
+ * (RMI's own socket), {@code ofi:PROVIDER} (libfabric; "shm", "tcp;ofi_rxm") or {@code ucx:TRANSPORT}
+ * (UCX restricted to those transports, UCX_TLS; "shm", "tcp").
+ */
+public record TransportName(Backend backend, String provider) {
+
+    /** Who moves the bytes; {@link #nativeCode} is fastrmi.h's {@code enum fastrmi_backend}. */
+    public enum Backend {
+        TCP("tcp", 0),
+        OFI("ofi", 1),
+        UCX("ucx", 2);
+
+        private final String text;
+        private final int nativeCode;
+
+        Backend(String text, int nativeCode) {
+            this.text = text;
+            this.nativeCode = nativeCode;
+        }
+
+        /** fastrmi_ctx_open's backend; 0 for tcp, which the library does not serve. */
+        public int nativeCode() {
+            return nativeCode;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /** RMI's own socket: the transport every negotiation can fall back to. */
+    public static final TransportName TCP = new TransportName(Backend.TCP, "");
+
+    /** What {@link #parse} accepts, in words for error messages. */
+    public static final String GRAMMAR =
+            "tcp, ofi:PROVIDER such as ofi:shm or ofi:tcp;ofi_rxm, or ucx:TRANSPORT such as ucx:shm";
+
+    private static final Pattern OFI_PROVIDER = Pattern.compile("[a-z0-9_]+(;[a-z0-9_]+)?");
+    private static final Pattern UCX_TRANSPORTS = Pattern.compile("[a-z0-9_]+");
+    private static final String SHARED_MEMORY = "shm";
+
+    public TransportName {
+        java.util.Objects.requireNonNull(backend, "backend");
+        java.util.Objects.requireNonNull(provider, "provider");
+        boolean valid = switch (backend) {
+            case TCP -> provider.isEmpty();
+            case OFI -> OFI_PROVIDER.matcher(provider).matches();
+            case UCX -> UCX_TRANSPORTS.matcher(provider).matches();
+        };
+        if (!valid) {
+            throw new IllegalArgumentException("unknown transport '" + backend + ":" + provider + "' (expected " + GRAMMAR + ")");
+        }
+    }
+
+    /** The transport {@code text} names; an {@link IllegalArgumentException} saying what is expected otherwise. */
+    public static TransportName parse(String text) {
+        return tryParse(text).orElseThrow(
+                () -> new IllegalArgumentException("unknown transport '" + text + "' (expected " + GRAMMAR + ")"));
+    }
+
+    /** The transport {@code text} names, or empty (a newer peer's transport, or garbage). */
+    public static Optional<TransportName> tryParse(String text) {
+        if (text.equals("tcp")) {
+            return Optional.of(TCP);
+        }
+        int colon = text.indexOf(':');
+        if (colon < 0) {
+            return Optional.empty();
+        }
+        String backend = text.substring(0, colon);
+        String provider = text.substring(colon + 1);
+        if (backend.equals("ofi") && OFI_PROVIDER.matcher(provider).matches()) {
+            return Optional.of(new TransportName(Backend.OFI, provider));
+        }
+        if (backend.equals("ucx") && UCX_TRANSPORTS.matcher(provider).matches()) {
+            return Optional.of(new TransportName(Backend.UCX, provider));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the native library carries it (everything but tcp). */
+    public boolean isNative() {
+        return backend != Backend.TCP;
+    }
+
+    /** Whether it only reaches processes that see this host's shared memory ("ofi:shm", "ucx:shm"). */
+    public boolean isSameHostOnly() {
+        return provider.equals(SHARED_MEMORY);
+    }
+
+    /** "tcp", "ofi:shm", "ucx:tcp": as the config and the handshake write it. */
+    @Override
+    public String toString() {
+        return isNative() ? backend + ":" + provider : backend.toString();
+    }
+}
