@@ -219,8 +219,8 @@ static int side_open(struct side *s, char *why, size_t whylen)
  * Returns the parent's verdict; *child_status gets the child's exit status (-1 when it
  * did not exit normally, e.g. killed by the test).
  */
-static int run_pair(const struct config *cfg, side_fn parent_fn, side_fn child_fn,
-		    char *why, size_t whylen, pid_t *child_pid_out, int *child_status)
+static int run_pair_once(const struct config *cfg, side_fn parent_fn, side_fn child_fn,
+			 char *why, size_t whylen, pid_t *child_pid_out, int *child_status)
 {
 	struct side me = { .cfg = cfg };
 	int sv[2], status, ret;
@@ -267,6 +267,25 @@ static int run_pair(const struct config *cfg, side_fn parent_fn, side_fn child_f
 		;
 	alarm(0);
 	*child_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return ret;
+}
+
+/*
+ * As run_pair_once, and once more when UCX failed the endpoint with "Endpoint timeout": its tcp
+ * transport gives that false alarm now and then on this 2-core machine (the echo and the 64
+ * streams of "ucx tcp", three sightings in many runs, under load and once under ASan alone).
+ * Said in a '#' line; a second failure is the test's.
+ */
+static int run_pair(const struct config *cfg, side_fn parent_fn, side_fn child_fn,
+		    char *why, size_t whylen, pid_t *child_pid_out, int *child_status)
+{
+	int ret = run_pair_once(cfg, parent_fn, child_fn, why, whylen, child_pid_out, child_status);
+
+	if (ret != 0 && cfg->backend == FASTRMI_BACKEND_UCX && strstr(why, "Endpoint timeout (-80)") != NULL) {
+		fprintf(stderr, "# %s: UCX said %s; once more (UCX tcp keepalive's false alarm)\n", cfg->label, why);
+		why[0] = '\0';
+		ret = run_pair_once(cfg, parent_fn, child_fn, why, whylen, child_pid_out, child_status);
+	}
 	return ret;
 }
 

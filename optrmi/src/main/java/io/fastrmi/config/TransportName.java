@@ -67,7 +67,7 @@ public record TransportName(Backend backend, String provider) {
 
     /** The transport {@code text} names, or empty (a newer peer's transport, or garbage). */
     public static Optional<TransportName> tryParse(String text) {
-        if (text.equals("tcp")) {
+        if (text.equals(TCP.toString())) {
             return Optional.of(TCP);
         }
         int colon = text.indexOf(':');

@@ -223,7 +223,7 @@ public final class Doctor {
      * agent's own code ({@link NativeTransports#trial}): what a negotiation here would get.
      */
     private void nativeTransports(FastRmiConfig config) {
-        row("tcp", "available (pure Java)");
+        row(TransportName.TCP.toString(), "available (pure Java)");
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader(), config.spin(),
                 config.waitMode());
         NativeLibrary library = null;

@@ -18,7 +18,9 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
             + " [--transports 'ucx:shm,ofi:shm,tcp'] [--rounds 3] [--calls 20000] [--warmup calls/2]"
             + " [--load quiet,loaded] [--hosts local|netns] [--kernels " + String.join(",", Kernels.ALL) + "]"
             + " [--results results] [--timeout 600 (seconds per server/client pair)]\n"
-            + "  default transports: ucx:shm,ofi:shm,tcp with --hosts local; tcp,ucx:tcp,ofi:tcp;ofi_rxm with --hosts netns";
+            + "  default transports: ucx:shm,ofi:shm,tcp with --hosts local; tcp,ucx:tcp,ofi:tcp;ofi_rxm with --hosts netns\n"
+            + "  a transport may carry @key=value settings: global config lines (ucx:shm@wait=spin), or @agent=JAR to run"
+            + " that column under another agent jar (two builds in one run)";
 
     /** Parses the arguments; throws IllegalArgumentException with what is wrong. */
     static BenchOptions parse(String[] args) {

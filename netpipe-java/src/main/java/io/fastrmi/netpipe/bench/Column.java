@@ -1,20 +1,31 @@
 package io.fastrmi.netpipe.bench;
 
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One column of the tables: stock RMI (no agent), or the agent with one transport first in its
  * config. An agent column named {@code TRANSPORT@key=value@...} also puts those global keys in its
- * config (e.g. {@code ucx:shm@wait=spin}), so that two ways of waiting can be set side by side.
+ * config (e.g. {@code ucx:shm@wait=spin}), so that two ways of waiting can be set side by side;
+ * {@code @agent=JAR} runs that column under another agent jar (a build before a change, say), so
+ * that two builds are measured in one run.
  */
-record Column(String name, String transport, List<String> globalLines) {
+record Column(String name, String transport, List<String> globalLines, Optional<Path> agentJar) {
 
-    static final Column STOCK = new Column("stock", null, List.of());
+    static final Column STOCK = new Column("stock", null, List.of(), Optional.empty());
+
+    private static final String AGENT_KEY = "agent=";
 
     static Column agentOn(String spec) {
         String[] parts = spec.split("@");
-        List<String> lines = java.util.Arrays.stream(parts).skip(1).map(kv -> kv.replaceFirst("=", " = ")).toList();
-        return new Column(spec, parts[0], lines);
+        List<String> settings = Arrays.stream(parts).skip(1).toList();
+        Optional<Path> agentJar = settings.stream().filter(s -> s.startsWith(AGENT_KEY))
+                .map(s -> Path.of(s.substring(AGENT_KEY.length()))).reduce((first, second) -> second);
+        List<String> lines = settings.stream().filter(s -> !s.startsWith(AGENT_KEY))
+                .map(kv -> kv.replaceFirst("=", " = ")).toList();
+        return new Column(spec, parts[0], lines, agentJar);
     }
 
     boolean withAgent() {

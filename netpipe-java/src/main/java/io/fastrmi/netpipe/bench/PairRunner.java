@@ -158,7 +158,7 @@ final class PairRunner {
         if (!column.withAgent()) {
             return jvm;
         }
-        return jvm.agent(options.agent(), "config=" + config).jvmArgs("--enable-native-access=ALL-UNNAMED");
+        return jvm.agent(column.agentJar().orElse(options.agent()), "config=" + config).jvmArgs("--enable-native-access=ALL-UNNAMED");
     }
 
     /** Asks the server to exit, so that it dumps its recording; kills it if it does not. */
