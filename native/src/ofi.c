@@ -296,17 +296,22 @@ static int fr_is_sockaddr(const unsigned char *name, size_t len, uint32_t format
 	return 0;
 }
 
-/* Closes one libfabric object and reports a failure by the object's name, as fabtests'
- * FT_CLOSE_FID does: teardown has no caller to return it to. */
-static void fr_ofi_close_fid(struct fid *fid, const char *what)
+/* Reports a failed libfabric teardown call (a negative fi_errno) by name: no caller to return it to. */
+static void fr_ofi_report(const char *call, int ret)
 {
-	int ret = fi_close(fid);
 	char why[160];
 
 	if (ret != 0) {
 		snprintf(why, sizeof(why), "%s (%d)", fi_strerror(-ret), ret);
-		fr_report(what, why);
+		fr_report(call, why);
 	}
+}
+
+/* Closes one libfabric object, reporting a failure by the object's name, as fabtests'
+ * FT_CLOSE_FID does. */
+static void fr_ofi_close_fid(struct fid *fid, const char *what)
+{
+	fr_ofi_report(what, fi_close(fid));
 }
 
 static void fr_ofi_close(struct fastrmi_ctx *ctx)
@@ -668,16 +673,8 @@ static int fr_ofi_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char 
 
 static void fr_ofi_peer_close(struct fastrmi_ctx *ctx, struct fr_peer *peer)
 {
-	char why[160];
-	int ret;
-
-	if (peer->fi_addr != FI_ADDR_NOTAVAIL) {
-		ret = fi_av_remove(ctx->ofi->av, &peer->fi_addr, 1, 0);
-		if (ret != 0) {
-			snprintf(why, sizeof(why), "%s (%d)", fi_strerror(-ret), ret);
-			fr_report("fi_av_remove(peer)", why);
-		}
-	}
+	if (peer->fi_addr != FI_ADDR_NOTAVAIL)
+		fr_ofi_report("fi_av_remove(peer)", fi_av_remove(ctx->ofi->av, &peer->fi_addr, 1, 0));
 	if (peer->bell != NULL && munmap(peer->bell, FR_DOORBELL_SIZE) != 0)
 		fr_report_errno("munmap(peer doorbell)", errno);
 	peer->bell = NULL;

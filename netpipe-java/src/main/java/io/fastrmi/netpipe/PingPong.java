@@ -10,7 +10,6 @@ import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -49,14 +49,18 @@ public record TransportName(Backend backend, String provider) {
     public TransportName {
         java.util.Objects.requireNonNull(backend, "backend");
         java.util.Objects.requireNonNull(provider, "provider");
-        boolean valid = switch (backend) {
+        if (!isValid(backend, provider)) {
+            throw new IllegalArgumentException("unknown transport '" + backend + ":" + provider + "' (expected " + GRAMMAR + ")");
+        }
+    }
+
+    /** The one rule of the grammar: tcp alone; ofi with one or two provider names; ucx with a transport list. */
+    private static boolean isValid(Backend backend, String provider) {
+        return switch (backend) {
             case TCP -> provider.isEmpty();
             case OFI -> OFI_PROVIDER.matcher(provider).matches();
             case UCX -> UCX_TRANSPORTS.matcher(provider).matches();
         };
-        if (!valid) {
-            throw new IllegalArgumentException("unknown transport '" + backend + ":" + provider + "' (expected " + GRAMMAR + ")");
-        }
     }
 
     /** The transport {@code text} names; an {@link IllegalArgumentException} saying what is expected otherwise. */
@@ -71,16 +75,11 @@ public record TransportName(Backend backend, String provider) {
             return Optional.of(TCP);
         }
         int colon = text.indexOf(':');
-        if (colon < 0) {
-            return Optional.empty();
-        }
-        String backend = text.substring(0, colon);
-        String provider = text.substring(colon + 1);
-        if (backend.equals("ofi") && OFI_PROVIDER.matcher(provider).matches()) {
-            return Optional.of(new TransportName(Backend.OFI, provider));
-        }
-        if (backend.equals("ucx") && UCX_TRANSPORTS.matcher(provider).matches()) {
-            return Optional.of(new TransportName(Backend.UCX, provider));
+        for (Backend backend : Backend.values()) {
+            if (backend != Backend.TCP && colon > 0 && text.substring(0, colon).equals(backend.toString())
+                    && isValid(backend, text.substring(colon + 1))) {
+                return Optional.of(new TransportName(backend, text.substring(colon + 1)));
+            }
         }
         return Optional.empty();
     }

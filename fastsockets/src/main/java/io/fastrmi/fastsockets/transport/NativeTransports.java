@@ -3,7 +3,6 @@ package io.fastrmi.fastsockets.transport;
 import io.fastrmi.config.RmiLimits;
 import io.fastrmi.config.TransportName;
 import io.fastrmi.config.WaitMode;
-import io.fastrmi.fastsockets.handshake.Negotiator;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
