@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,34 @@ class TransportNameTest {
         }
         assertThrows(IllegalArgumentException.class, () -> new TransportName(TransportName.Backend.TCP, "x"));
         assertThrows(IllegalArgumentException.class, () -> new TransportName(TransportName.Backend.UCX, ""));
+    }
+
+    /** A peer's transport names are parsed: whatever comes, a name or nothing, and what parses prints back as sent. */
+    @Test
+    void fuzzedNamesParseToNothingOrToThemselves() {
+        String alphabet = "tcpofiuxshm_rxm;:./ A-Z09\u00e9\u0000";
+        String[] seeds = {"tcp", "ofi:shm", "ofi:tcp;ofi_rxm", "ucx:shm", "ucx:tcp"};
+        SplittableRandom random = new SplittableRandom(11);
+        int parsed = 0;
+        for (int i = 0; i < 100_000; i++) {
+            StringBuilder name = new StringBuilder(seeds[random.nextInt(seeds.length)]);
+            for (int edits = random.nextInt(4); edits > 0 && name.length() > 0; edits--) {
+                int at = random.nextInt(name.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(3)) {
+                    case 0 -> name.setCharAt(at, c);
+                    case 1 -> name.insert(at, c);
+                    default -> name.deleteCharAt(at);
+                }
+            }
+            String text = name.toString();
+            Optional<TransportName> result = TransportName.tryParse(text);
+            if (result.isPresent()) {
+                parsed++;
+                assertEquals(text, result.get().toString());
+            }
+        }
+        assertTrue(parsed > 0 && parsed < 100_000, "some fuzzed names parse, not all: " + parsed);
     }
 
     @Test

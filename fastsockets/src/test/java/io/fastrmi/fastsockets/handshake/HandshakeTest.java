@@ -130,6 +130,44 @@ class HandshakeTest {
         return out.toByteArray();
     }
 
+    @Test
+    void transportNamesOfANewerPeerAreLeftOutOfAnOffer() throws IOException {
+        byte[] body = body(b -> {
+            b.writeByte(1);
+            b.writeUTF("25");
+            b.writeUTF("vm");
+            b.writeUTF("1");
+            b.writeByte(1);
+            b.writeInt(0);
+            b.writeByte(4);
+            for (String name : new String[] {"ofi:shm", "rdma:x", "ucx:../etc", "tcp"}) {
+                b.writeUTF(name);
+                b.writeUTF("");
+            }
+        });
+        assertEquals(List.of(new Handshake.Transport(TransportName.parse("ofi:shm"), ""), new Handshake.Transport(TransportName.TCP, "")),
+                Handshake.readOfferBody(new ByteArrayInputStream(body)).transports());
+    }
+
+    @Test
+    void anAnswerNamingNoTransportIsAHandshakeException() throws IOException {
+        byte[] body = body(b -> {
+            b.writeByte(1);
+            b.writeByte(1);
+            b.writeUTF("");
+            b.writeUTF("25");
+            b.writeUTF("vm");
+            b.writeUTF("1");
+            b.writeByte(1);
+            b.writeInt(0);
+            b.writeUTF("ofi:shm;x;y");
+            b.writeUTF("");
+        });
+        HandshakeException e = assertThrows(HandshakeException.class,
+                () -> Handshake.readAnswerBody(new ByteArrayInputStream(body)));
+        assertTrue(e.getMessage().contains("transport 'ofi:shm;x;y', which is none"), e.getMessage());
+    }
+
     interface BodyWriter {
         void write(DataOutputStream out) throws IOException;
     }
