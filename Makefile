@@ -6,6 +6,7 @@
 #                 and with the agent and print the call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
+#   make fuzz-lean  mutated lean-format streams against the reader, LEAN_FUZZ_INPUTS of them (make test runs 100,000)
 #   make churn    CHURN_CLIENTS client JVMs, one after another, to one ofi:shm server (its contexts are retired
 #                 and replaced as they fill: 256 peers each)
 #   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
@@ -22,7 +23,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo startup bench fuzz churn jdk-rmi-tests deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo startup bench fuzz fuzz-lean churn jdk-rmi-tests deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -33,6 +34,8 @@ AGENT_JAR := agent/target/fastrmi-agent.jar
 NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:samples/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
 FUZZ_COUNT ?= 500000
+LEAN_FUZZ_INPUTS ?= 5000000
+LEAN_FUZZ_SEED ?= $(shell date +%s)
 CHURN_CLIENTS ?= 1000
 BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
 BENCH_NETNS_TRANSPORTS ?= tcp,ucx:tcp,ofi:tcp;ofi_rxm
@@ -76,6 +79,11 @@ test-java: check-jdk native
 	  exit 1; \
 	fi
 	$(MVN) $(MVN_PROPS) install
+
+fuzz-lean: check-jdk
+	$(MVN) -pl optrmi test -Dtest=LeanFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
+	  -DargLine="--add-opens java.base/java.io=ALL-UNNAMED -Dlean.fuzz.inputs=$(LEAN_FUZZ_INPUTS) -Dlean.fuzz.seed=$(LEAN_FUZZ_SEED)"
+	@grep -ho "LEAN FUZZ[^&]*" optrmi/target/surefire-reports/TEST-io.fastrmi.optrmi.lean.LeanFuzzTest.xml
 
 demo: deps
 	$(MAKE) build

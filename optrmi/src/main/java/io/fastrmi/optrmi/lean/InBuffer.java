@@ -1,0 +1,381 @@
+package io.fastrmi.optrmi.lean;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StreamCorruptedException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One direction's incoming bytes: whole frames ({@link LeanFormat}) read into a reused buffer,
+ * never past a message's last frame. A segment sets a limit that reads may not cross. Every length
+ * read off the wire is checked before it sizes anything, and memory grows only as bytes arrive.
+ */
+final class InBuffer {
+
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final int KEPT_CAPACITY = 4 * LeanFormat.FRAME_TARGET;
+    /** Memory for data a peer announced but has not sent yet is given this much at a time. */
+    private static final int GROWTH_STEP = 64 * 1024;
+    /** An array up to this size is made at once (one copy); a larger one grows as its bytes arrive. */
+    private static final int MADE_AT_ONCE = 8 << 20;
+
+    private final InputStream source;
+    private byte[] buf = new byte[8 * 1024];
+    private int pos;
+    private int end;
+    /** The stream offset of buf[0], so segment limits survive compaction. */
+    private long base;
+    private boolean lastFrameLoaded;
+    private boolean started;
+    private long limit = Long.MAX_VALUE;
+
+    InBuffer(InputStream source) {
+        this.source = source;
+    }
+
+    /** Bytes read from this direction so far (for serial filters' stream size). */
+    long position() {
+        return base + pos;
+    }
+
+    long limit() {
+        return limit;
+    }
+
+    /** Reads may not go past {@code newLimit} (a stream offset) until it is set back. */
+    void setLimit(long newLimit) {
+        limit = newLimit;
+    }
+
+    /** Bytes readable now without waiting: the rest of the loaded frames, within the limit. */
+    int available() {
+        return (int) Math.min(end - pos, limit - position());
+    }
+
+    /** True when no more data may be read in the current segment. */
+    boolean atLimit() {
+        return position() >= limit;
+    }
+
+    int readByte() throws IOException {
+        need(1);
+        return buf[pos++];
+    }
+
+    int readUnsignedByte() throws IOException {
+        return readByte() & 0xFF;
+    }
+
+    short readShort() throws IOException {
+        need(2);
+        short v = (short) SHORT.get(buf, pos);
+        pos += 2;
+        return v;
+    }
+
+    int readInt() throws IOException {
+        need(4);
+        int v = (int) INT.get(buf, pos);
+        pos += 4;
+        return v;
+    }
+
+    long readLong() throws IOException {
+        need(8);
+        long v = (long) LONG.get(buf, pos);
+        pos += 8;
+        return v;
+    }
+
+    /** An unsigned LEB128 int; more than 5 bytes, or above {@code Integer.MAX_VALUE}, is corrupt. */
+    int readVarint() throws IOException {
+        int value = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            int b = readByte();
+            value |= (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                if (value < 0 || shift == 28 && (b & 0x70) != 0) {
+                    throw new StreamCorruptedException("lean stream: a count or id over 2^31 - 1");
+                }
+                return value;
+            }
+        }
+        throw new StreamCorruptedException("lean stream: a varint longer than 5 bytes");
+    }
+
+    /** All 32 bits of an unsigned LEB128 (a zigzag-encoded int field). */
+    private int readRawVarint32() throws IOException {
+        int value = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            int b = readByte();
+            value |= (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new StreamCorruptedException("lean stream: an int field's varint is longer than 5 bytes");
+    }
+
+    private long readRawVarint64() throws IOException {
+        long value = 0;
+        for (int shift = 0; shift < 70; shift += 7) {
+            int b = readByte();
+            value |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new StreamCorruptedException("lean stream: a long field's varint is longer than 10 bytes");
+    }
+
+    /** The inverse of {@link OutBuffer#writePrimFields}: the JDK's big-endian field bytes. */
+    void readPrimFields(LeanClass.Slot slot, byte[] fields) throws IOException {
+        if (!slot.compact) {
+            readFully(fields, 0, slot.primDataSize);
+            return;
+        }
+        char[] codes = slot.primCodes;
+        int[] offsets = slot.primOffsets;
+        for (int i = 0; i < codes.length; i++) {
+            int at = offsets[i];
+            switch (codes[i]) {
+                case 'I' -> {
+                    int v = readRawVarint32();
+                    INT.set(fields, at, v >>> 1 ^ -(v & 1));
+                }
+                case 'J' -> {
+                    long v = readRawVarint64();
+                    LONG.set(fields, at, v >>> 1 ^ -(v & 1));
+                }
+                case 'D' -> LONG.set(fields, at, readLong());
+                case 'F' -> INT.set(fields, at, readInt());
+                case 'S', 'C' -> SHORT.set(fields, at, readShort());
+                default -> fields[at] = (byte) readByte();
+            }
+        }
+    }
+
+    void readFully(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            int n = loadSome(len);
+            System.arraycopy(buf, pos, b, off, n);
+            pos += n;
+            off += n;
+            len -= n;
+        }
+    }
+
+    /** Up to len bytes, or -1 at the limit or the end of the message, never waiting once some arrived. */
+    int read(byte[] b, int off, int len) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        if (atLimit() || end == pos && lastFrameLoaded) {
+            return -1;
+        }
+        int n = loadSome(len);
+        System.arraycopy(buf, pos, b, off, n);
+        pos += n;
+        return n;
+    }
+
+    long skip(long n) throws IOException {
+        long skipped = 0;
+        while (skipped < n && !atLimit() && !(end == pos && lastFrameLoaded)) {
+            int step = loadSome((int) Math.min(n - skipped, Integer.MAX_VALUE));
+            pos += step;
+            skipped += step;
+        }
+        return skipped;
+    }
+
+    String readString(int maxChars) throws IOException {
+        int header = readVarint();
+        int length = header >>> 1;
+        if (length > maxChars) {
+            throw new StreamCorruptedException("lean stream: a name of " + length + " chars (at most " + maxChars + ")");
+        }
+        if ((header & 1) == 0) {
+            if (end - pos >= length && position() + length <= limit) {
+                String s = new String(buf, pos, length, StandardCharsets.ISO_8859_1);
+                pos += length;
+                return s;
+            }
+            byte[] bytes = readGrowing(length, 1);
+            return new String(bytes, StandardCharsets.ISO_8859_1);
+        }
+        char[] chars = new char[Math.min(length, GROWTH_STEP)];
+        int filled = 0;
+        while (filled < length) {
+            if (filled == chars.length) {
+                chars = java.util.Arrays.copyOf(chars, (int) Math.min(length, 2L * chars.length));
+            }
+            int n = loadSome(2 * Math.min(length - filled, chars.length - filled)) / 2;
+            if (n == 0) {
+                need(2);
+                n = 1;
+            }
+            ByteBuffer.wrap(buf, pos, 2 * n).order(ByteOrder.nativeOrder()).asCharBuffer().get(chars, filled, n);
+            pos += 2 * n;
+            filled += n;
+        }
+        return new String(chars, 0, length);
+    }
+
+    /** Exactly count elements of a primitive array, read in bulk; the array grows as bytes arrive. */
+    Object readPrimitiveArray(Class<?> component, int count) throws IOException {
+        int size = PrimitiveArrays.elementSize(component);
+        int first = (long) count * size <= MADE_AT_ONCE ? count : MADE_AT_ONCE / size;
+        Object array = java.lang.reflect.Array.newInstance(component, first);
+        int capacity = first;
+        int filled = 0;
+        while (filled < count) {
+            if (filled == capacity) {
+                capacity = (int) Math.min(count, 2L * capacity);
+                array = copyOf(array, component, capacity);
+            }
+            int wanted = capacity - filled;
+            if (size == 1) {
+                int n = loadSome(wanted);
+                if (component == byte.class) {
+                    System.arraycopy(buf, pos, array, filled, n);
+                } else {
+                    boolean[] a = (boolean[]) array;
+                    for (int i = 0; i < n; i++) {
+                        a[filled + i] = buf[pos + i] != 0;
+                    }
+                }
+                pos += n;
+                filled += n;
+            } else {
+                int n = loadSome((int) Math.min((long) wanted * size, Integer.MAX_VALUE)) / size;
+                if (n == 0) {
+                    need(size);
+                    n = 1;
+                }
+                PrimitiveArrays.copyIn(buf, pos, array, component, filled, n);
+                pos += n * size;
+                filled += n;
+            }
+        }
+        return array;
+    }
+
+    /**
+     * Ends the message: what was not read of it (a reader that failed, or read less) is skipped up
+     * to its last frame, so the next message starts where the writer started it.
+     */
+    void endMessage() throws IOException {
+        limit = Long.MAX_VALUE;
+        if (started) {
+            while (!lastFrameLoaded) {
+                base += end;
+                pos = end = 0;
+                loadFrame();
+            }
+        }
+        base += end;
+        pos = end = 0;
+        lastFrameLoaded = false;
+        started = false;
+        if (buf.length > KEPT_CAPACITY) {
+            buf = new byte[KEPT_CAPACITY];
+        }
+    }
+
+    /** Ensures n contiguous readable bytes (n small), loading frames as needed. */
+    private void need(int n) throws IOException {
+        if (end - pos >= n && position() + n <= limit) {
+            return;
+        }
+        if (position() + n > limit) {
+            throw new EOFException("lean stream: read past the end of a writeObject's or writeExternal's data");
+        }
+        while (end - pos < n) {
+            loadFrame();
+        }
+    }
+
+    /** Loads a frame if none is loaded; returns how many of wanted bytes are readable now (>= 1). */
+    private int loadSome(int wanted) throws IOException {
+        if (atLimit()) {
+            throw new EOFException("lean stream: read past the end of a writeObject's or writeExternal's data");
+        }
+        while (end == pos) {
+            loadFrame();
+        }
+        return (int) Math.min(Math.min(wanted, end - pos), limit - position());
+    }
+
+    private void loadFrame() throws IOException {
+        if (lastFrameLoaded) {
+            throw new EOFException("lean stream: read past the end of the message");
+        }
+        started = true;
+        int header = readSourceInt();
+        int length = header & ~LeanFormat.LAST_FRAME;
+        if (length > LeanFormat.MAX_FRAME) {
+            throw new StreamCorruptedException("lean stream: a frame of " + length + " bytes (at most " + LeanFormat.MAX_FRAME + ")");
+        }
+        if (pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, end - pos);
+            base += pos;
+            end -= pos;
+            pos = 0;
+        }
+        int remaining = length;
+        while (remaining > 0) {
+            if (end == buf.length) {
+                long capacity = Math.min((long) end + remaining, Math.max(2L * buf.length, (long) end + Math.min(remaining, GROWTH_STEP)));
+                buf = java.util.Arrays.copyOf(buf, (int) Math.min(capacity, Integer.MAX_VALUE - 8));
+            }
+            int n = source.read(buf, end, Math.min(remaining, buf.length - end));
+            if (n < 0) {
+                throw new EOFException("lean stream: the connection ended inside a frame (" + remaining + " of " + length + " bytes missing)");
+            }
+            end += n;
+            remaining -= n;
+        }
+        lastFrameLoaded = (header & LeanFormat.LAST_FRAME) != 0;
+    }
+
+    private int readSourceInt() throws IOException {
+        int v = 0;
+        for (int i = 0; i < 4; i++) {
+            int b = source.read();
+            if (b < 0) {
+                throw new EOFException("lean stream: the connection ended " + (i == 0 ? "before a frame" : "inside a frame header"));
+            }
+            v = v << 8 | b;
+        }
+        return v;
+    }
+
+    private byte[] readGrowing(int length, int unit) throws IOException {
+        byte[] bytes = new byte[Math.min(length, GROWTH_STEP)];
+        int filled = 0;
+        while (filled < length) {
+            if (filled == bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(length, 2L * bytes.length));
+            }
+            int n = loadSome(bytes.length - filled);
+            System.arraycopy(buf, pos, bytes, filled, n);
+            pos += n;
+            filled += n;
+        }
+        return bytes;
+    }
+
+    private static Object copyOf(Object array, Class<?> component, int length) {
+        Object bigger = java.lang.reflect.Array.newInstance(component, length);
+        System.arraycopy(array, 0, bigger, 0, java.lang.reflect.Array.getLength(array));
+        return bigger;
+    }
+}

@@ -1,0 +1,359 @@
+package io.fastrmi.optrmi.lean;
+
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.InvocationTargetException;
+
+/**
+ * The JDK's own serialization metadata, reached through {@link ObjectStreamClass}'s package-private
+ * methods: which fields a class serializes, its private writeObject/readObject/readResolve hooks, the
+ * constructor serialization calls, field values in and out. The lean format reuses all of it, so a
+ * class serializes with the JDK's exact rules (serialPersistentFields, records, non-serializable
+ * parents, ...) and only the bytes differ. The one place that touches {@code java.io}'s internals:
+ * it needs {@code java.io} opened to this module (the agent opens it; tests pass
+ * {@code --add-opens java.base/java.io=ALL-UNNAMED}). Identical on JDK 17 and 25.
+ */
+final class JdkSerialClasses {
+
+    private static final MethodHandle LOOKUP;
+    private static final MethodHandle CHECK_SERIALIZE;
+    private static final MethodHandle CHECK_DESERIALIZE;
+    private static final MethodHandle CHECK_DEFAULT_SERIALIZE;
+    private static final MethodHandle IS_PROXY;
+    private static final MethodHandle IS_ENUM;
+    private static final MethodHandle IS_RECORD;
+    private static final MethodHandle IS_EXTERNALIZABLE;
+    private static final MethodHandle IS_INSTANTIABLE;
+    private static final MethodHandle HAS_WRITE_OBJECT;
+    private static final MethodHandle HAS_READ_OBJECT;
+    private static final MethodHandle HAS_WRITE_REPLACE;
+    private static final MethodHandle HAS_READ_RESOLVE;
+    private static final MethodHandle NEW_INSTANCE;
+    private static final MethodHandle INVOKE_WRITE_OBJECT;
+    private static final MethodHandle INVOKE_READ_OBJECT;
+    private static final MethodHandle INVOKE_WRITE_REPLACE;
+    private static final MethodHandle INVOKE_READ_RESOLVE;
+    private static final MethodHandle CLASS_DATA_LAYOUT;
+    private static final MethodHandle SLOT_DESC;
+    private static final MethodHandle PRIM_DATA_SIZE;
+    private static final MethodHandle NUM_OBJ_FIELDS;
+    private static final MethodHandle GET_PRIM_VALUES;
+    private static final MethodHandle SET_PRIM_VALUES;
+    private static final MethodHandle GET_OBJ_VALUES;
+    private static final MethodHandle SET_OBJ_VALUES;
+    private static final MethodHandle RECORD_CONSTRUCTOR;
+    private static final String UNAVAILABLE;
+
+    static {
+        MethodHandle[] h = new MethodHandle[27];
+        String unavailable = null;
+        try {
+            MethodHandles.Lookup io = MethodHandles.privateLookupIn(ObjectStreamClass.class, MethodHandles.lookup());
+            Class<?> osc = ObjectStreamClass.class;
+            Class<?> slot = Class.forName("java.io.ObjectStreamClass$ClassDataSlot");
+            Class<?> records = Class.forName("java.io.ObjectStreamClass$RecordSupport");
+            h[0] = io.findStatic(osc, "lookup", MethodType.methodType(osc, Class.class, boolean.class));
+            h[1] = io.findVirtual(osc, "checkSerialize", MethodType.methodType(void.class));
+            h[2] = io.findVirtual(osc, "checkDeserialize", MethodType.methodType(void.class));
+            h[3] = io.findVirtual(osc, "checkDefaultSerialize", MethodType.methodType(void.class));
+            h[4] = io.findVirtual(osc, "isProxy", MethodType.methodType(boolean.class));
+            h[5] = io.findVirtual(osc, "isEnum", MethodType.methodType(boolean.class));
+            h[6] = io.findVirtual(osc, "isRecord", MethodType.methodType(boolean.class));
+            h[7] = io.findVirtual(osc, "isExternalizable", MethodType.methodType(boolean.class));
+            h[8] = io.findVirtual(osc, "isInstantiable", MethodType.methodType(boolean.class));
+            h[9] = io.findVirtual(osc, "hasWriteObjectMethod", MethodType.methodType(boolean.class));
+            h[10] = io.findVirtual(osc, "hasReadObjectMethod", MethodType.methodType(boolean.class));
+            h[11] = io.findVirtual(osc, "hasWriteReplaceMethod", MethodType.methodType(boolean.class));
+            h[12] = io.findVirtual(osc, "hasReadResolveMethod", MethodType.methodType(boolean.class));
+            h[13] = io.findVirtual(osc, "newInstance", MethodType.methodType(Object.class));
+            h[14] = io.findVirtual(osc, "invokeWriteObject", MethodType.methodType(void.class, Object.class, ObjectOutputStream.class));
+            h[15] = io.findVirtual(osc, "invokeReadObject", MethodType.methodType(void.class, Object.class, ObjectInputStream.class));
+            h[16] = io.findVirtual(osc, "invokeWriteReplace", MethodType.methodType(Object.class, Object.class));
+            h[17] = io.findVirtual(osc, "invokeReadResolve", MethodType.methodType(Object.class, Object.class));
+            h[18] = io.findVirtual(osc, "getClassDataLayout", MethodType.methodType(slot.arrayType()))
+                    .asType(MethodType.methodType(Object[].class, osc));
+            h[19] = io.findGetter(slot, "desc", osc).asType(MethodType.methodType(osc, Object.class));
+            h[20] = io.findVirtual(osc, "getPrimDataSize", MethodType.methodType(int.class));
+            h[21] = io.findVirtual(osc, "getNumObjFields", MethodType.methodType(int.class));
+            h[22] = io.findVirtual(osc, "getPrimFieldValues", MethodType.methodType(void.class, Object.class, byte[].class));
+            h[23] = io.findVirtual(osc, "setPrimFieldValues", MethodType.methodType(void.class, Object.class, byte[].class));
+            h[24] = io.findVirtual(osc, "getObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
+            h[25] = io.findVirtual(osc, "setObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
+            h[26] = io.findStatic(records, "deserializationCtr", MethodType.methodType(MethodHandle.class, osc));
+        } catch (ReflectiveOperationException | IllegalAccessError | RuntimeException e) {
+            unavailable = "the lean format needs java.io opened to FastRMI (" + e + ")";
+        }
+        UNAVAILABLE = unavailable;
+        LOOKUP = h[0];
+        CHECK_SERIALIZE = h[1];
+        CHECK_DESERIALIZE = h[2];
+        CHECK_DEFAULT_SERIALIZE = h[3];
+        IS_PROXY = h[4];
+        IS_ENUM = h[5];
+        IS_RECORD = h[6];
+        IS_EXTERNALIZABLE = h[7];
+        IS_INSTANTIABLE = h[8];
+        HAS_WRITE_OBJECT = h[9];
+        HAS_READ_OBJECT = h[10];
+        HAS_WRITE_REPLACE = h[11];
+        HAS_READ_RESOLVE = h[12];
+        NEW_INSTANCE = h[13];
+        INVOKE_WRITE_OBJECT = h[14];
+        INVOKE_READ_OBJECT = h[15];
+        INVOKE_WRITE_REPLACE = h[16];
+        INVOKE_READ_RESOLVE = h[17];
+        CLASS_DATA_LAYOUT = h[18];
+        SLOT_DESC = h[19];
+        PRIM_DATA_SIZE = h[20];
+        NUM_OBJ_FIELDS = h[21];
+        GET_PRIM_VALUES = h[22];
+        SET_PRIM_VALUES = h[23];
+        GET_OBJ_VALUES = h[24];
+        SET_OBJ_VALUES = h[25];
+        RECORD_CONSTRUCTOR = h[26];
+    }
+
+    private JdkSerialClasses() {
+    }
+
+    /** Why the lean format cannot run in this JVM, or null when it can. */
+    static String unavailableReason() {
+        return UNAVAILABLE;
+    }
+
+    /** The JDK's descriptor of a class, serializable or not (as {@code ObjectStreamClass.lookupAny}). */
+    static ObjectStreamClass lookup(Class<?> type) {
+        try {
+            return (ObjectStreamClass) LOOKUP.invokeExact(type, true);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static void checkSerialize(ObjectStreamClass desc) throws InvalidClassException {
+        try {
+            CHECK_SERIALIZE.invokeExact(desc);
+        } catch (InvalidClassException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static void checkDeserialize(ObjectStreamClass desc) throws InvalidClassException {
+        try {
+            CHECK_DESERIALIZE.invokeExact(desc);
+        } catch (InvalidClassException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static void checkDefaultSerialize(ObjectStreamClass desc) throws InvalidClassException {
+        try {
+            CHECK_DEFAULT_SERIALIZE.invokeExact(desc);
+        } catch (InvalidClassException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static boolean isProxy(ObjectStreamClass desc) {
+        return flag(IS_PROXY, desc);
+    }
+
+    static boolean isEnum(ObjectStreamClass desc) {
+        return flag(IS_ENUM, desc);
+    }
+
+    static boolean isRecord(ObjectStreamClass desc) {
+        return flag(IS_RECORD, desc);
+    }
+
+    static boolean isExternalizable(ObjectStreamClass desc) {
+        return flag(IS_EXTERNALIZABLE, desc);
+    }
+
+    static boolean isInstantiable(ObjectStreamClass desc) {
+        return flag(IS_INSTANTIABLE, desc);
+    }
+
+    static boolean hasWriteObject(ObjectStreamClass desc) {
+        return flag(HAS_WRITE_OBJECT, desc);
+    }
+
+    static boolean hasReadObject(ObjectStreamClass desc) {
+        return flag(HAS_READ_OBJECT, desc);
+    }
+
+    static boolean hasWriteReplace(ObjectStreamClass desc) {
+        return flag(HAS_WRITE_REPLACE, desc);
+    }
+
+    static boolean hasReadResolve(ObjectStreamClass desc) {
+        return flag(HAS_READ_RESOLVE, desc);
+    }
+
+    /** A new instance as deserialization makes it: the first non-serializable parent's no-arg constructor runs. */
+    static Object newInstance(ObjectStreamClass desc) throws IOException {
+        try {
+            return (Object) NEW_INSTANCE.invokeExact(desc);
+        } catch (InvocationTargetException | InstantiationException e) {
+            throw new java.io.InvalidObjectException("cannot make an instance of " + desc.getName() + ": " + e);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void invokeWriteObject(ObjectStreamClass desc, Object obj, ObjectOutputStream out) throws IOException {
+        try {
+            INVOKE_WRITE_OBJECT.invokeExact(desc, obj, out);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void invokeReadObject(ObjectStreamClass desc, Object obj, ObjectInputStream in)
+            throws IOException, ClassNotFoundException {
+        try {
+            INVOKE_READ_OBJECT.invokeExact(desc, obj, in);
+        } catch (ClassNotFoundException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static Object invokeWriteReplace(ObjectStreamClass desc, Object obj) throws IOException {
+        try {
+            return (Object) INVOKE_WRITE_REPLACE.invokeExact(desc, obj);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static Object invokeReadResolve(ObjectStreamClass desc, Object obj) throws IOException {
+        try {
+            return (Object) INVOKE_READ_RESOLVE.invokeExact(desc, obj);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The serializable classes of a hierarchy, the topmost first: the order their data is written in. */
+    static ObjectStreamClass[] dataLayout(ObjectStreamClass desc) throws InvalidClassException {
+        try {
+            Object[] slots = (Object[]) CLASS_DATA_LAYOUT.invokeExact(desc);
+            ObjectStreamClass[] layout = new ObjectStreamClass[slots.length];
+            for (int i = 0; i < slots.length; i++) {
+                layout[i] = (ObjectStreamClass) SLOT_DESC.invokeExact(slots[i]);
+            }
+            return layout;
+        } catch (InvalidClassException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static int primDataSize(ObjectStreamClass desc) {
+        try {
+            return (int) PRIM_DATA_SIZE.invokeExact(desc);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static int objectFieldCount(ObjectStreamClass desc) {
+        try {
+            return (int) NUM_OBJ_FIELDS.invokeExact(desc);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** The primitive fields' values, big-endian, in the order of {@link ObjectStreamClass#getFields()}. */
+    static void getPrimValues(ObjectStreamClass desc, Object obj, byte[] into) {
+        try {
+            GET_PRIM_VALUES.invokeExact(desc, obj, into);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static void setPrimValues(ObjectStreamClass desc, Object obj, byte[] from) {
+        try {
+            SET_PRIM_VALUES.invokeExact(desc, obj, from);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    static void getObjValues(ObjectStreamClass desc, Object obj, Object[] into) {
+        try {
+            GET_OBJ_VALUES.invokeExact(desc, obj, into);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** Sets object fields, checking each value's type (a ClassCastException names the field). */
+    static void setObjValues(ObjectStreamClass desc, Object obj, Object[] from) {
+        try {
+            SET_OBJ_VALUES.invokeExact(desc, obj, from);
+        } catch (ClassCastException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** A record's canonical constructor taking (primitive values, object values), as the JDK calls it. */
+    static MethodHandle recordConstructor(ObjectStreamClass desc) {
+        try {
+            return (MethodHandle) RECORD_CONSTRUCTOR.invokeExact(desc);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    private static boolean flag(MethodHandle handle, ObjectStreamClass desc) {
+        try {
+            return (boolean) handle.invokeExact(desc);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** A hook's own exception passes through as the JDK would pass it; anything else is wrapped. */
+    private static IOException rethrow(Throwable t) {
+        if (t instanceof IOException e) {
+            return e;
+        }
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IOException(t.toString(), t);
+    }
+
+    private static RuntimeException unexpected(Throwable t) {
+        if (t instanceof RuntimeException e) {
+            return e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}

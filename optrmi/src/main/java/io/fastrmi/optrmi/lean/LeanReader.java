@@ -1,0 +1,748 @@
+package io.fastrmi.optrmi.lean;
+
+import java.io.Externalizable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InvalidClassException;
+import java.io.InvalidObjectException;
+import java.io.NotActiveException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectInputValidation;
+import java.io.ObjectStreamField;
+import java.io.StreamCorruptedException;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The receiving end of one direction of a connection in the lean format ({@link LeanFormat}).
+ * Every byte is the peer's and untrusted: tags, ids, handles and lengths are checked before use,
+ * a descriptor is checked against the local class before any instance of it is made, and the
+ * serial filter of the stream the application sees ({@code facade}) is asked exactly where the
+ * JDK asks it. A decode error breaks the reader for good (the class tables could no longer agree),
+ * so its connection must close.
+ */
+public final class LeanReader {
+
+    /** How a class name from the peer becomes a local class (RMI: its loader rules, no codebase). */
+    public interface Resolver {
+        Class<?> resolve(String name) throws ClassNotFoundException;
+
+        Class<?> resolveProxy(String[] interfaces) throws ClassNotFoundException;
+    }
+
+    /** One entry of the incoming class table: the local class, or why there is none. */
+    private static final class Entry {
+        final LeanClass.Sent sent;
+        final LeanClass local;
+        final Exception problem;
+        int filteredInMessage = -1;
+
+        Entry(LeanClass.Sent sent, LeanClass local, Exception problem) {
+            this.sent = sent;
+            this.local = local;
+            this.problem = problem;
+        }
+    }
+
+    private static final Object UNSHARED = new Object();
+    private static final Object SKIPPED = new Object();
+    private static final int KEPT_HANDLES = 4096;
+
+    private final InBuffer in;
+    private final Resolver resolver;
+    private final List<Entry> classes = new ArrayList<>();
+    private Object[] handles = new Object[64];
+    private int handleCount;
+    private int message;
+    private ObjectInputStream facade;
+    private byte[] primScratch = new byte[64];
+    private int depth;
+    private long objectsRead;
+    private Object currentObject;
+    private LeanClass.Slot currentSlot;
+    private boolean currentSlotRead;
+    private List<Validation> validations;
+    private String broken;
+
+    public LeanReader(InputStream source, Resolver resolver) {
+        this.in = new InBuffer(source);
+        this.resolver = resolver;
+    }
+
+    public void beginMessage(ObjectInputStream facade) throws IOException {
+        checkUsable();
+        this.facade = facade;
+    }
+
+    /** Ends the message: skips what was not read of it and forgets its handles. */
+    public void endMessage() throws IOException {
+        try {
+            if (broken == null) {
+                in.endMessage();
+            }
+        } catch (IOException | RuntimeException e) {
+            fail(e);
+            throw e;
+        } finally {
+            java.util.Arrays.fill(handles, 0, handleCount, null);
+            if (handles.length > KEPT_HANDLES) {
+                handles = new Object[64];
+            }
+            handleCount = 0;
+            objectsRead = 0;
+            message++;
+            facade = null;
+            validations = null;
+        }
+    }
+
+    public boolean isBroken() {
+        return broken != null;
+    }
+
+    public long bytesRead() {
+        return in.position();
+    }
+
+    public Object readObject(boolean unshared) throws IOException, ClassNotFoundException {
+        checkUsable();
+        boolean outermost = depth == 0;
+        try {
+            Object obj = readValue(unshared);
+            if (outermost && validations != null) {
+                runValidations();
+            }
+            return obj;
+        } catch (IOException | ClassNotFoundException e) {
+            fail(e);
+            throw e;
+        } catch (RuntimeException | InternalError | LinkageError | AssertionError e) {
+            // A class's own readObject, readResolve or constructor choking on what the peer sent
+            // (the JDK's immutable collections throw InternalError on some crafted data).
+            InvalidObjectException invalid = new InvalidObjectException("lean stream: " + e);
+            invalid.initCause(e);
+            fail(invalid);
+            throw invalid;
+        } catch (StackOverflowError e) {
+            StreamCorruptedException tooDeep = new StreamCorruptedException("lean stream: objects nested too deep for this thread's stack");
+            fail(tooDeep);
+            throw tooDeep;
+        } finally {
+            if (outermost) {
+                validations = null;
+            }
+        }
+    }
+
+    public int readByte() throws IOException {
+        checkUsable();
+        return in.readByte();
+    }
+
+    public int readUnsignedByte() throws IOException {
+        checkUsable();
+        return in.readUnsignedByte();
+    }
+
+    public short readShort() throws IOException {
+        checkUsable();
+        return in.readShort();
+    }
+
+    public int readInt() throws IOException {
+        checkUsable();
+        return in.readInt();
+    }
+
+    public long readLong() throws IOException {
+        checkUsable();
+        return in.readLong();
+    }
+
+    public void readFully(byte[] b, int off, int len) throws IOException {
+        checkUsable();
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        in.readFully(b, off, len);
+    }
+
+    public int read(byte[] b, int off, int len) throws IOException {
+        checkUsable();
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        return in.read(b, off, len);
+    }
+
+    public long skip(long n) throws IOException {
+        checkUsable();
+        return in.skip(n);
+    }
+
+    public int available() {
+        return broken == null ? in.available() : 0;
+    }
+
+    public String readUTF() throws IOException {
+        checkUsable();
+        return in.readString(Integer.MAX_VALUE);
+    }
+
+    /** {@code defaultReadObject()}: the fields of the class whose readObject runs. */
+    public void defaultReadObject() throws IOException, ClassNotFoundException {
+        if (currentSlot == null || currentSlotRead) {
+            throw new NotActiveException("not in call to readObject");
+        }
+        currentSlotRead = true;
+        readFields(currentObject, currentSlot);
+    }
+
+    public ObjectInputStream.GetField readFields() throws IOException, ClassNotFoundException {
+        if (currentSlot == null || currentSlotRead) {
+            throw new NotActiveException("not in call to readObject");
+        }
+        currentSlotRead = true;
+        LeanGetField fields = new LeanGetField(currentSlot);
+        in.readPrimFields(currentSlot, fields.prims);
+        ObjectStreamField[] declared = currentSlot.fields;
+        int first = declared.length - currentSlot.objectFields;
+        for (int i = 0; i < fields.objects.length; i++) {
+            fields.objects[i] = readValue(declared[first + i].isUnshared());
+        }
+        return fields;
+    }
+
+    public void registerValidation(ObjectInputValidation validation, int priority) throws InvalidObjectException, NotActiveException {
+        if (depth == 0) {
+            throw new NotActiveException("stream inactive");
+        }
+        if (validation == null) {
+            throw new InvalidObjectException("null callback");
+        }
+        if (validations == null) {
+            validations = new ArrayList<>();
+        }
+        validations.add(new Validation(validation, priority, validations.size()));
+    }
+
+    private Object readValue(boolean unshared) throws IOException, ClassNotFoundException {
+        int tag = in.readByte();
+        switch (tag) {
+            case LeanFormat.NULL:
+                return null;
+            case LeanFormat.REF:
+                return readRef(unshared);
+            case LeanFormat.STRING: {
+                int handle = reserve(unshared);
+                String s = in.readString(Integer.MAX_VALUE);
+                return finish(handle, s, unshared);
+            }
+            case LeanFormat.CLASS: {
+                Entry entry = readClass();
+                int handle = reserve(unshared);
+                LeanClass lean = usable(entry);
+                return finish(handle, lean.type, unshared);
+            }
+            case LeanFormat.OBJECT:
+                return readInstance(readClass(), unshared);
+            default:
+                throw new StreamCorruptedException("lean stream: unknown tag " + tag);
+        }
+    }
+
+    private Object readRef(boolean unshared) throws IOException {
+        int handle = in.readVarint();
+        if (handle >= handleCount) {
+            throw new StreamCorruptedException("lean stream: a reference to object " + handle + " of " + handleCount);
+        }
+        if (unshared) {
+            throw new InvalidObjectException("cannot read back reference as unshared");
+        }
+        Object obj = handles[handle];
+        if (obj == UNSHARED) {
+            throw new InvalidObjectException("cannot read back reference to unshared object");
+        }
+        if (obj == SKIPPED) {
+            throw new StreamCorruptedException("lean stream: a reference to an object its reader skipped");
+        }
+        filter(null, -1);
+        return obj;
+    }
+
+    private Object readInstance(Entry entry, boolean unshared) throws IOException, ClassNotFoundException {
+        LeanClass lean = usable(entry);
+        switch (lean.kind) {
+            case LeanFormat.KIND_ARRAY:
+                return readArray(lean, unshared);
+            case LeanFormat.KIND_ENUM: {
+                int handle = reserve(unshared);
+                int ordinal = in.readVarint();
+                if (ordinal >= lean.enumConstants.length) {
+                    throw new StreamCorruptedException("lean stream: constant " + ordinal + " of " + lean.type.getName()
+                            + ", which has " + lean.enumConstants.length);
+                }
+                return finish(handle, lean.enumConstants[ordinal], unshared);
+            }
+            case LeanFormat.KIND_SERIAL:
+            case LeanFormat.KIND_PROXY:
+                return readSerial(entry, lean, unshared);
+            case LeanFormat.KIND_RECORD:
+                return readRecord(lean, unshared);
+            case LeanFormat.KIND_EXTERNAL:
+                return readExternal(lean, unshared);
+            default:
+                throw new InvalidClassException(lean.type.getName(), "sent as an instance of a class that is "
+                        + LeanFormat.kindName(lean.kind));
+        }
+    }
+
+    private Object readArray(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
+        int length = in.readVarint();
+        filter(lean.type, length);
+        int handle = reserve(unshared);
+        Class<?> component = lean.component;
+        if (component.isPrimitive()) {
+            return finish(handle, in.readPrimitiveArray(component, length), unshared);
+        }
+        // Up to a million elements the array is made at once (its handle must name it while its
+        // elements are read); a longer one grows as elements arrive, so a length alone never sizes memory.
+        Object[] array = (Object[]) java.lang.reflect.Array.newInstance(component, Math.min(length, 1 << 20));
+        finish(handle, array, unshared);
+        for (int i = 0; i < length; i++) {
+            if (i == array.length) {
+                Object[] bigger = (Object[]) java.lang.reflect.Array.newInstance(component, (int) Math.min(length, 2L * array.length));
+                System.arraycopy(array, 0, bigger, 0, i);
+                array = bigger;
+                finish(handle, array, unshared);
+            }
+            Object element = readValue(false);
+            if (element != null && !component.isInstance(element)) {
+                throw new InvalidObjectException("lean stream: a " + element.getClass().getName()
+                        + " in an array of " + component.getName());
+            }
+            array[i] = element;
+        }
+        return finish(handle, array, unshared);
+    }
+
+    private Object readSerial(Entry entry, LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
+        JdkSerialClasses.checkDeserialize(lean.desc);
+        Object obj = JdkSerialClasses.newInstance(lean.desc);
+        int handle = reserve(unshared);
+        if (!unshared) {
+            handles[handle] = obj;
+        }
+        LeanClass.Slot[] slots = lean.slots;
+        for (int i = 0; i < slots.length; i++) {
+            LeanClass.Slot slot = slots[i];
+            boolean segment = entry.sent.slotWriteObject[i];
+            long savedLimit = 0;
+            int handlesAtEnd = 0;
+            if (segment) {
+                int length = in.readInt();
+                int count = in.readInt();
+                if (length < 0 || count < 0 || count > length || in.position() + length > in.limit()) {
+                    throw new StreamCorruptedException("lean stream: a writeObject segment of " + length + " bytes, "
+                            + count + " objects, in " + slot.desc.getName());
+                }
+                savedLimit = in.limit();
+                in.setLimit(in.position() + length);
+                handlesAtEnd = handleCount + count;
+            }
+            if (slot.readObject) {
+                Object savedObject = currentObject;
+                LeanClass.Slot savedSlot = currentSlot;
+                boolean savedRead = currentSlotRead;
+                currentObject = obj;
+                currentSlot = slot;
+                currentSlotRead = false;
+                depth++;
+                try {
+                    JdkSerialClasses.invokeReadObject(slot.desc, obj, facade);
+                } catch (IOException e) {
+                    throw named(e, slot.desc.getName() + ".readObject");
+                } finally {
+                    depth--;
+                    currentObject = savedObject;
+                    currentSlot = savedSlot;
+                    currentSlotRead = savedRead;
+                }
+            } else {
+                readFields(obj, slot);
+            }
+            if (segment) {
+                endSegment(savedLimit, handlesAtEnd);
+            }
+        }
+        return resolve(lean, handle, obj, unshared);
+    }
+
+    private Object readRecord(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
+        LeanClass.Slot slot = lean.slots[0];
+        byte[] prims = new byte[slot.primDataSize];
+        in.readPrimFields(slot, prims);
+        Object[] objects = new Object[slot.objectFields];
+        ObjectStreamField[] fields = slot.fields;
+        int first = fields.length - objects.length;
+        int handle = reserve(unshared);
+        depth++;
+        try {
+            for (int i = 0; i < objects.length; i++) {
+                objects[i] = readValue(fields[first + i].isUnshared());
+            }
+        } finally {
+            depth--;
+        }
+        MethodHandle ctor = lean.recordConstructor();
+        Object record;
+        try {
+            record = (Object) ctor.invokeExact(prims, objects);
+        } catch (ClassCastException e) {
+            throw new InvalidObjectException("lean stream: a field of record " + lean.type.getName() + " has the wrong type: " + e.getMessage());
+        } catch (Throwable t) {
+            InvalidObjectException e = new InvalidObjectException(t.getMessage() == null ? t.toString() : t.getMessage());
+            e.initCause(t);
+            throw e;
+        }
+        if (!unshared) {
+            handles[handle] = record;
+        }
+        return resolve(lean, handle, record, unshared);
+    }
+
+    private Object readExternal(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
+        JdkSerialClasses.checkDeserialize(lean.desc);
+        Object obj = JdkSerialClasses.newInstance(lean.desc);
+        int handle = reserve(unshared);
+        if (!unshared) {
+            handles[handle] = obj;
+        }
+        int length = in.readInt();
+        int count = in.readInt();
+        if (length < 0 || count < 0 || count > length || in.position() + length > in.limit()) {
+            throw new StreamCorruptedException("lean stream: an Externalizable segment of " + length + " bytes, "
+                    + count + " objects, in " + lean.type.getName());
+        }
+        long savedLimit = in.limit();
+        in.setLimit(in.position() + length);
+        int handlesAtEnd = handleCount + count;
+        Object savedObject = currentObject;
+        LeanClass.Slot savedSlot = currentSlot;
+        currentObject = null;
+        currentSlot = null;
+        depth++;
+        try {
+            ((Externalizable) obj).readExternal(facade);
+        } catch (IOException e) {
+            throw named(e, lean.type.getName() + ".readExternal");
+        } finally {
+            depth--;
+            currentObject = savedObject;
+            currentSlot = savedSlot;
+        }
+        endSegment(savedLimit, handlesAtEnd);
+        return resolve(lean, handle, obj, unshared);
+    }
+
+    /** A class's own exception passes as it is, unless it says nothing: then it is named (Hashtable's do not). */
+    private static IOException named(IOException e, String where) {
+        if (e.getMessage() != null && !e.getMessage().isBlank()) {
+            return e;
+        }
+        InvalidObjectException named = new InvalidObjectException("lean stream: " + where + " threw " + e.getClass().getName());
+        named.initCause(e);
+        return named;
+    }
+
+    /** A class's default data into obj: primitive fields, then object fields (their types checked). */
+    private void readFields(Object obj, LeanClass.Slot slot) throws IOException, ClassNotFoundException {
+        int primSize = slot.primDataSize;
+        if (primSize > 0) {
+            if (primScratch.length < primSize) {
+                primScratch = new byte[Math.max(primSize, 2 * primScratch.length)];
+            }
+            in.readPrimFields(slot, primScratch);
+            JdkSerialClasses.setPrimValues(slot.desc, obj, primScratch);
+        }
+        int count = slot.objectFields;
+        if (count == 0) {
+            return;
+        }
+        Object[] values = new Object[count];
+        ObjectStreamField[] fields = slot.fields;
+        int first = fields.length - count;
+        depth++;
+        try {
+            for (int i = 0; i < count; i++) {
+                values[i] = readValue(fields[first + i].isUnshared());
+            }
+        } finally {
+            depth--;
+        }
+        try {
+            JdkSerialClasses.setObjValues(slot.desc, obj, values);
+        } catch (ClassCastException e) {
+            throw new InvalidObjectException("lean stream: a field of " + slot.desc.getName() + " got a value of the wrong type: " + e.getMessage());
+        }
+    }
+
+    private Object resolve(LeanClass lean, int handle, Object obj, boolean unshared) throws IOException {
+        if (lean.readResolve) {
+            Object rep = JdkSerialClasses.invokeReadResolve(lean.desc, obj);
+            if (rep != obj) {
+                if (rep != null) {
+                    filter(rep.getClass(), rep.getClass().isArray() ? java.lang.reflect.Array.getLength(rep) : -1);
+                }
+                obj = rep;
+            }
+        }
+        return finish(handle, obj, unshared);
+    }
+
+    private int reserve(boolean unshared) {
+        if (handleCount == handles.length) {
+            handles = java.util.Arrays.copyOf(handles, 2 * handles.length);
+        }
+        int handle = handleCount++;
+        handles[handle] = unshared ? UNSHARED : null;
+        objectsRead++;
+        return handle;
+    }
+
+    private Object finish(int handle, Object obj, boolean unshared) {
+        if (!unshared) {
+            handles[handle] = obj;
+        }
+        return obj;
+    }
+
+    /**
+     * Leaves a segment: what its reader left unread is skipped (it must all be there), and later
+     * handles keep the writer's numbers.
+     */
+    private void endSegment(long outerLimit, int handlesAtEnd) throws IOException {
+        long end = in.limit();
+        in.skip(end - in.position());
+        if (in.position() != end) {
+            throw new java.io.EOFException("lean stream: the message ended inside a writeObject's or writeExternal's data");
+        }
+        in.setLimit(outerLimit);
+        if (handlesAtEnd < handleCount) {
+            throw new StreamCorruptedException("lean stream: a segment announced fewer objects than it held");
+        }
+        while (handleCount < handlesAtEnd) {
+            if (handleCount == handles.length) {
+                handles = java.util.Arrays.copyOf(handles, 2 * handles.length);
+            }
+            handles[handleCount++] = SKIPPED;
+        }
+    }
+
+    /** A class id, and on first sight its descriptor, checked against the local class. */
+    private Entry readClass() throws IOException {
+        int id = in.readVarint();
+        Entry entry;
+        if (id < classes.size()) {
+            entry = classes.get(id);
+        } else if (id == classes.size()) {
+            entry = firstSight(LeanClass.Sent.read(in));
+            classes.add(entry);
+        } else {
+            throw new StreamCorruptedException("lean stream: class id " + id + " of " + classes.size());
+        }
+        if (entry.local != null && entry.filteredInMessage != message && facade != null && facade.getObjectInputFilter() != null) {
+            // The JDK asks the filter about a class the first time its descriptor appears in a stream,
+            // then about its serializable superclasses (and a proxy's interfaces before the proxy).
+            entry.filteredInMessage = message;
+            LeanClass local = entry.local;
+            if (local.kind == LeanFormat.KIND_PROXY) {
+                for (Class<?> i : local.type.getInterfaces()) {
+                    filter(i, -1);
+                }
+            }
+            filter(local.type, -1);
+            if (local.kind == LeanFormat.KIND_ENUM) {
+                filter(Enum.class, -1); // an enum's descriptor has java.lang.Enum's as its parent
+            }
+            for (int i = local.slots.length - 2; i >= 0; i--) {
+                filter(local.slots[i].desc.forClass(), -1);
+            }
+        }
+        return entry;
+    }
+
+    private Entry firstSight(LeanClass.Sent sent) {
+        try {
+            Class<?> type;
+            if (sent.kind == LeanFormat.KIND_PROXY) {
+                type = resolver.resolveProxy(sent.interfaces);
+                if (!java.lang.reflect.Proxy.isProxyClass(type)) {
+                    throw new InvalidClassException(sent.name, "not a proxy class here");
+                }
+            } else {
+                type = resolver.resolve(sent.name);
+            }
+            LeanClass local = LeanClass.of(type);
+            local.check(sent);
+            return new Entry(sent, local, null);
+        } catch (ClassNotFoundException | InvalidClassException e) {
+            return new Entry(sent, null, e);
+        } catch (RuntimeException | LinkageError e) {
+            return new Entry(sent, null, new ClassNotFoundException(sent.name + " (" + e + ")", e));
+        }
+    }
+
+    private static LeanClass usable(Entry entry) throws IOException, ClassNotFoundException {
+        if (entry.local != null) {
+            return entry.local;
+        }
+        if (entry.problem instanceof InvalidClassException e) {
+            InvalidClassException again = new InvalidClassException(e.classname, stripClassName(e));
+            again.initCause(e);
+            throw again;
+        }
+        // A class that cannot be resolved here: the rest of the message cannot be decoded.
+        throw new ClassNotFoundException(entry.sent.name, entry.problem);
+    }
+
+    private static String stripClassName(InvalidClassException e) {
+        String message = e.getMessage();
+        String prefix = e.classname + "; ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    private void filter(Class<?> type, long arrayLength) throws InvalidClassException {
+        ObjectInputFilter filter = facade == null ? null : facade.getObjectInputFilter();
+        if (filter == null) {
+            return;
+        }
+        ObjectInputFilter.Status status;
+        RuntimeException thrown = null;
+        try {
+            status = filter.checkInput(new Info(type, arrayLength, depth + 1, objectsRead, in.position()));
+        } catch (RuntimeException e) {
+            status = ObjectInputFilter.Status.REJECTED;
+            thrown = e;
+        }
+        if (status == null || status == ObjectInputFilter.Status.REJECTED) {
+            InvalidClassException e = new InvalidClassException("filter status: " + status);
+            e.initCause(thrown);
+            throw e;
+        }
+    }
+
+    private void runValidations() throws InvalidObjectException {
+        List<Validation> pending = validations;
+        validations = null;
+        pending.sort((a, b) -> a.priority != b.priority ? Integer.compare(b.priority, a.priority) : Integer.compare(a.order, b.order));
+        for (Validation v : pending) {
+            v.callback.validateObject();
+        }
+    }
+
+    private void checkUsable() throws IOException {
+        if (broken != null) {
+            throw new IOException("the lean stream of this connection failed earlier (" + broken + "); the connection must close");
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (broken == null) {
+            broken = e.toString();
+        }
+    }
+
+    private record Validation(ObjectInputValidation callback, int priority, int order) {
+    }
+
+    private record Info(Class<?> serialClass, long arrayLength, long depth, long references, long streamBytes)
+            implements ObjectInputFilter.FilterInfo {
+    }
+
+    /** ObjectInputStream.GetField over one class's fields as they were read. */
+    private static final class LeanGetField extends ObjectInputStream.GetField {
+        final LeanClass.Slot slot;
+        final byte[] prims;
+        final Object[] objects;
+
+        LeanGetField(LeanClass.Slot slot) {
+            this.slot = slot;
+            this.prims = new byte[slot.primDataSize];
+            this.objects = new Object[slot.objectFields];
+        }
+
+        @Override
+        public java.io.ObjectStreamClass getObjectStreamClass() {
+            return slot.desc;
+        }
+
+        @Override
+        public boolean defaulted(String name) {
+            if (slot.field(name, null) == null) {
+                throw new IllegalArgumentException("no such field " + name);
+            }
+            return false;
+        }
+
+        private int offset(String name, Class<?> type) {
+            ObjectStreamField field = slot.field(name, type);
+            if (field == null) {
+                throw new IllegalArgumentException("no such field " + name + " with type " + type);
+            }
+            return field.getOffset();
+        }
+
+        private long bits(String name, Class<?> type, int size) {
+            int at = offset(name, type);
+            long v = 0;
+            for (int i = 0; i < size; i++) {
+                v = v << 8 | (prims[at + i] & 0xFF);
+            }
+            return v;
+        }
+
+        @Override
+        public boolean get(String name, boolean val) {
+            return prims[offset(name, boolean.class)] != 0;
+        }
+
+        @Override
+        public byte get(String name, byte val) {
+            return prims[offset(name, byte.class)];
+        }
+
+        @Override
+        public char get(String name, char val) {
+            return (char) bits(name, char.class, 2);
+        }
+
+        @Override
+        public short get(String name, short val) {
+            return (short) bits(name, short.class, 2);
+        }
+
+        @Override
+        public int get(String name, int val) {
+            return (int) bits(name, int.class, 4);
+        }
+
+        @Override
+        public long get(String name, long val) {
+            return bits(name, long.class, 8);
+        }
+
+        @Override
+        public float get(String name, float val) {
+            return Float.intBitsToFloat((int) bits(name, float.class, 4));
+        }
+
+        @Override
+        public double get(String name, double val) {
+            return Double.longBitsToDouble(bits(name, double.class, 8));
+        }
+
+        @Override
+        public Object get(String name, Object val) {
+            return objects[offset(name, Object.class)];
+        }
+    }
+}

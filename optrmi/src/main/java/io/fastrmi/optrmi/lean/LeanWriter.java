@@ -1,0 +1,487 @@
+package io.fastrmi.optrmi.lean;
+
+import java.io.Externalizable;
+import java.io.IOException;
+import java.io.NotActiveException;
+import java.io.NotSerializableException;
+import java.io.ObjectOutput;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamField;
+import java.io.OutputStream;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The sending end of one direction of a connection in the lean format ({@link LeanFormat}). It
+ * lives as long as the connection: its class table and buffers are kept from message to message,
+ * its handles are cleared after each. Classes serialize by the JDK's rules (the same fields, the
+ * same private hooks, called with the stream the application sees, {@code facade}); only the
+ * bytes differ. A failure in the middle of a message leaves the peer's tables unknowable, so the
+ * writer is then broken for good and its connection must close.
+ */
+public final class LeanWriter {
+
+    /** What RMI's marshal stream does to each object before it is written (exported object → stub). */
+    public interface Replacer {
+        Object replace(Object obj) throws IOException;
+    }
+
+    private final OutBuffer out;
+    private final Replacer replacer;
+    private final Map<Class<?>, Integer> classIds = new IdentityHashMap<>();
+    private final IdentityHandles handles = new IdentityHandles();
+    private int nextHandle;
+    private ObjectOutputStream facade;
+    private byte[] primScratch = new byte[64];
+    private Object[][] objectScratch = new Object[8][];
+    private int depth;
+    /** The object and class whose writeObject runs (for defaultWriteObject and putFields), or null. */
+    private Object currentObject;
+    private LeanClass.Slot currentSlot;
+    private LeanPutField currentPutField;
+    private String broken;
+
+    public LeanWriter(OutputStream sink, Replacer replacer) {
+        this.out = new OutBuffer(sink);
+        this.replacer = replacer;
+    }
+
+    /** Starts a message; {@code facade} is the stream that classes' writeObject methods are given. */
+    public void beginMessage(ObjectOutputStream facade) throws IOException {
+        checkUsable();
+        this.facade = facade;
+    }
+
+    /** Ends a message: its last frame goes out and its handles are forgotten. */
+    public void endMessage() throws IOException {
+        checkUsable();
+        try {
+            out.endMessage();
+        } catch (IOException | RuntimeException e) {
+            fail(e);
+            throw e;
+        } finally {
+            handles.clear();
+            nextHandle = 0;
+            facade = null;
+        }
+    }
+
+    public void flush() throws IOException {
+        checkUsable();
+        try {
+            out.flush();
+        } catch (IOException | RuntimeException e) {
+            fail(e);
+            throw e;
+        }
+    }
+
+    /** Bytes this writer has encoded (for the bench and the JFR event). */
+    public long bytesWritten() {
+        return out.written();
+    }
+
+    public boolean isBroken() {
+        return broken != null;
+    }
+
+    public void writeObject(Object obj, boolean unshared) throws IOException {
+        checkUsable();
+        try {
+            writeValue(obj, unshared);
+        } catch (IOException | RuntimeException | Error e) {
+            fail(e);
+            throw e;
+        }
+    }
+
+    public void writeByte(int v) throws IOException {
+        checkUsable();
+        out.writeByte(v);
+    }
+
+    public void writeShort(int v) throws IOException {
+        checkUsable();
+        out.writeShort(v);
+    }
+
+    public void writeInt(int v) throws IOException {
+        checkUsable();
+        out.writeInt(v);
+    }
+
+    public void writeLong(long v) throws IOException {
+        checkUsable();
+        out.writeLong(v);
+    }
+
+    public void write(byte[] b, int off, int len) throws IOException {
+        checkUsable();
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        out.write(b, off, len);
+    }
+
+    /** writeUTF's contract (modified UTF-8, at most 65535 bytes), in the lean string form. */
+    public void writeUTF(String s) throws IOException {
+        checkUsable();
+        out.writeString(s);
+    }
+
+    /** {@code defaultWriteObject()}: the fields of the class whose writeObject runs. */
+    public void defaultWriteObject() throws IOException {
+        if (currentSlot == null) {
+            throw new NotActiveException("not in call to writeObject");
+        }
+        JdkSerialClasses.checkDefaultSerialize(currentSlot.desc);
+        writeFields(currentObject, currentSlot);
+    }
+
+    public ObjectOutputStream.PutField putFields() throws IOException {
+        if (currentSlot == null) {
+            throw new NotActiveException("not in call to writeObject");
+        }
+        if (currentPutField == null) {
+            currentPutField = new LeanPutField(currentSlot);
+        }
+        return currentPutField;
+    }
+
+    public void writeFields() throws IOException {
+        if (currentPutField == null) {
+            throw new NotActiveException("no current PutField object");
+        }
+        LeanPutField fields = currentPutField;
+        out.writePrimFields(fields.slot, fields.prims);
+        ObjectStreamField[] declared = fields.slot.fields;
+        int first = declared.length - fields.slot.objectFields;
+        for (int i = 0; i < fields.objects.length; i++) {
+            writeValue(fields.objects[i], declared[first + i].isUnshared());
+        }
+    }
+
+    private void writeValue(Object obj, boolean unshared) throws IOException {
+        if (obj == null) {
+            out.writeByte(LeanFormat.NULL);
+            return;
+        }
+        int handle;
+        if (!unshared && (handle = handles.get(obj)) >= 0) {
+            writeRef(handle);
+            return;
+        }
+        Object orig = obj;
+        Class<?> type = obj.getClass();
+        LeanClass lean = LeanClass.of(type);
+        // writeReplace, as the JDK applies it: again while it changes the class.
+        while (lean.writeReplace) {
+            Object rep = JdkSerialClasses.invokeWriteReplace(lean.desc, obj);
+            if (rep == null) {
+                obj = null;
+                break;
+            }
+            obj = rep;
+            if (rep.getClass() == type) {
+                break;
+            }
+            type = rep.getClass();
+            lean = LeanClass.of(type);
+        }
+        if (replacer != null && obj != null) {
+            Object rep = replacer.replace(obj);
+            if (rep != obj) {
+                obj = rep;
+                if (rep != null) {
+                    type = rep.getClass();
+                    lean = LeanClass.of(type);
+                }
+            }
+        }
+        if (obj != orig) {
+            if (obj == null) {
+                out.writeByte(LeanFormat.NULL);
+                return;
+            }
+            if (!unshared && (handle = handles.get(obj)) >= 0) {
+                handles.put(orig, handle);
+                writeRef(handle);
+                return;
+            }
+        }
+        if (obj instanceof String s) {
+            out.writeByte(LeanFormat.STRING);
+            assign(obj, orig, unshared);
+            out.writeString(s);
+            return;
+        }
+        if (obj instanceof Class<?> c) {
+            out.writeByte(LeanFormat.CLASS);
+            writeClass(LeanClass.of(c));
+            assign(obj, orig, unshared);
+            return;
+        }
+        if (obj instanceof Enum<?> e) {
+            lean = LeanClass.of(e.getDeclaringClass());
+        }
+        switch (lean.kind) {
+            case LeanFormat.KIND_ARRAY -> writeArray(obj, orig, lean, unshared);
+            case LeanFormat.KIND_ENUM -> {
+                out.writeByte(LeanFormat.OBJECT);
+                writeClass(lean);
+                assign(obj, orig, unshared);
+                out.writeVarint(((Enum<?>) obj).ordinal());
+            }
+            case LeanFormat.KIND_SERIAL, LeanFormat.KIND_PROXY, LeanFormat.KIND_RECORD -> {
+                JdkSerialClasses.checkSerialize(lean.desc);
+                out.writeByte(LeanFormat.OBJECT);
+                writeClass(lean);
+                assign(obj, orig, unshared);
+                writeSerialData(obj, lean);
+            }
+            case LeanFormat.KIND_EXTERNAL -> {
+                JdkSerialClasses.checkSerialize(lean.desc);
+                out.writeByte(LeanFormat.OBJECT);
+                writeClass(lean);
+                assign(obj, orig, unshared);
+                writeExternalData((Externalizable) obj);
+            }
+            default -> throw new NotSerializableException(type.getName());
+        }
+    }
+
+    private void writeRef(int handle) throws IOException {
+        out.writeByte(LeanFormat.REF);
+        out.writeVarint(handle);
+    }
+
+    private void assign(Object obj, Object orig, boolean unshared) {
+        int handle = nextHandle++;
+        if (!unshared) {
+            handles.put(obj, handle);
+            if (orig != obj) {
+                handles.put(orig, handle);
+            }
+        }
+    }
+
+    private void writeClass(LeanClass lean) throws IOException {
+        Integer id = classIds.get(lean.type);
+        if (id != null) {
+            out.writeVarint(id);
+            return;
+        }
+        int newId = classIds.size();
+        out.writeVarint(newId);
+        lean.writeDescriptor(out);
+        classIds.put(lean.type, newId);
+    }
+
+    private void writeArray(Object array, Object orig, LeanClass lean, boolean unshared) throws IOException {
+        out.writeByte(LeanFormat.OBJECT);
+        writeClass(lean);
+        assign(array, orig, unshared);
+        int length = java.lang.reflect.Array.getLength(array);
+        out.writeVarint(length);
+        Class<?> component = lean.component;
+        if (component.isPrimitive()) {
+            out.writePrimitiveArray(array, component, length);
+        } else {
+            Object[] elements = (Object[]) array;
+            for (int i = 0; i < length; i++) {
+                writeValue(elements[i], false);
+            }
+        }
+    }
+
+    private void writeSerialData(Object obj, LeanClass lean) throws IOException {
+        if (lean.invalid != null) {
+            throw lean.invalid;
+        }
+        for (LeanClass.Slot slot : lean.slots) {
+            if (slot.writeObject && lean.kind != LeanFormat.KIND_RECORD) {
+                Object savedObject = currentObject;
+                LeanClass.Slot savedSlot = currentSlot;
+                LeanPutField savedPutField = currentPutField;
+                int segment = out.openSegment();
+                int handlesBefore = nextHandle;
+                currentObject = obj;
+                currentSlot = slot;
+                currentPutField = null;
+                try {
+                    JdkSerialClasses.invokeWriteObject(slot.desc, obj, facade);
+                } finally {
+                    currentObject = savedObject;
+                    currentSlot = savedSlot;
+                    currentPutField = savedPutField;
+                }
+                out.closeSegment(segment, nextHandle - handlesBefore);
+            } else {
+                writeFields(obj, slot);
+            }
+        }
+    }
+
+    private void writeExternalData(Externalizable obj) throws IOException {
+        Object savedObject = currentObject;
+        LeanClass.Slot savedSlot = currentSlot;
+        LeanPutField savedPutField = currentPutField;
+        int segment = out.openSegment();
+        int handlesBefore = nextHandle;
+        currentObject = null;
+        currentSlot = null;
+        currentPutField = null;
+        try {
+            obj.writeExternal(facade);
+        } finally {
+            currentObject = savedObject;
+            currentSlot = savedSlot;
+            currentPutField = savedPutField;
+        }
+        out.closeSegment(segment, nextHandle - handlesBefore);
+    }
+
+    /** A class's default data: its primitive fields' bytes as the JDK lays them out, then its object fields. */
+    private void writeFields(Object obj, LeanClass.Slot slot) throws IOException {
+        int primSize = slot.primDataSize;
+        if (primSize > 0) {
+            if (primScratch.length < primSize) {
+                primScratch = new byte[Math.max(primSize, 2 * primScratch.length)];
+            }
+            JdkSerialClasses.getPrimValues(slot.desc, obj, primScratch);
+            out.writePrimFields(slot, primScratch);
+        }
+        int count = slot.objectFields;
+        if (count == 0) {
+            return;
+        }
+        Object[] values = objectScratch(count);
+        depth++;
+        try {
+            JdkSerialClasses.getObjValues(slot.desc, obj, values);
+            ObjectStreamField[] fields = slot.fields;
+            int first = fields.length - count;
+            for (int i = 0; i < count; i++) {
+                writeValue(values[i], fields[first + i].isUnshared());
+            }
+        } finally {
+            java.util.Arrays.fill(values, 0, count, null);
+            depth--;
+        }
+    }
+
+    /** A scratch array for one nesting depth's object field values (kept, so a call allocates none). */
+    private Object[] objectScratch(int count) {
+        if (depth >= objectScratch.length) {
+            objectScratch = java.util.Arrays.copyOf(objectScratch, 2 * depth + 2);
+        }
+        Object[] values = objectScratch[depth];
+        if (values == null || values.length < count) {
+            values = objectScratch[depth] = new Object[Math.max(count, 8)];
+        }
+        // getObjValues fills exactly count entries; a longer array is fine (the JDK writes from 0).
+        return values;
+    }
+
+    private void checkUsable() throws IOException {
+        if (broken != null) {
+            throw new IOException("the lean stream of this connection failed earlier (" + broken + "); the connection must close");
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (broken == null) {
+            broken = e.toString();
+            out.discard();
+        }
+    }
+
+    /** ObjectOutputStream.PutField over one class's fields, written by {@link #writeFields()}. */
+    private static final class LeanPutField extends ObjectOutputStream.PutField {
+        final LeanClass.Slot slot;
+        final byte[] prims;
+        final Object[] objects;
+
+        LeanPutField(LeanClass.Slot slot) {
+            this.slot = slot;
+            this.prims = new byte[slot.primDataSize];
+            this.objects = new Object[slot.objectFields];
+        }
+
+        private int offset(String name, Class<?> type) {
+            ObjectStreamField field = slot.field(name, type);
+            if (field == null) {
+                throw new IllegalArgumentException("no such field " + name + " with type " + type);
+            }
+            return field.getOffset();
+        }
+
+        @Override
+        public void put(String name, boolean val) {
+            prims[offset(name, boolean.class)] = (byte) (val ? 1 : 0);
+        }
+
+        @Override
+        public void put(String name, byte val) {
+            prims[offset(name, byte.class)] = val;
+        }
+
+        @Override
+        public void put(String name, char val) {
+            int at = offset(name, char.class);
+            prims[at] = (byte) (val >>> 8);
+            prims[at + 1] = (byte) val;
+        }
+
+        @Override
+        public void put(String name, short val) {
+            int at = offset(name, short.class);
+            prims[at] = (byte) (val >>> 8);
+            prims[at + 1] = (byte) val;
+        }
+
+        @Override
+        public void put(String name, int val) {
+            int at = offset(name, int.class);
+            for (int i = 3; i >= 0; i--) {
+                prims[at + 3 - i] = (byte) (val >>> (8 * i));
+            }
+        }
+
+        @Override
+        public void put(String name, float val) {
+            int at = offset(name, float.class);
+            int bits = Float.floatToIntBits(val);
+            for (int i = 3; i >= 0; i--) {
+                prims[at + 3 - i] = (byte) (bits >>> (8 * i));
+            }
+        }
+
+        @Override
+        public void put(String name, long val) {
+            int at = offset(name, long.class);
+            for (int i = 7; i >= 0; i--) {
+                prims[at + 7 - i] = (byte) (val >>> (8 * i));
+            }
+        }
+
+        @Override
+        public void put(String name, double val) {
+            int at = offset(name, double.class);
+            long bits = Double.doubleToLongBits(val);
+            for (int i = 7; i >= 0; i--) {
+                prims[at + 7 - i] = (byte) (bits >>> (8 * i));
+            }
+        }
+
+        @Override
+        public void put(String name, Object val) {
+            objects[offset(name, Object.class)] = val;
+        }
+
+        @Override
+        @Deprecated
+        public void write(ObjectOutput out) throws IOException {
+            throw new IOException("PutField.write is not supported by the lean format; use writeFields()");
+        }
+    }
+}

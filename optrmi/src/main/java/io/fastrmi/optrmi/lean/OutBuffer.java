@@ -1,0 +1,267 @@
+package io.fastrmi.optrmi.lean;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One direction's outgoing bytes: values are encoded into a reused buffer, which goes out as a
+ * frame ({@link LeanFormat}) when it fills, on flush, and at the end of a message. While a segment
+ * is open its header waits to be patched, so the buffer grows instead of going out.
+ */
+final class OutBuffer {
+
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final int HEADER = 4;
+    private static final int KEPT_CAPACITY = 4 * LeanFormat.FRAME_TARGET;
+
+    private final OutputStream sink;
+    private byte[] buf = new byte[8 * 1024];
+    private int pos = HEADER;
+    private int openSegments;
+    private long written;
+
+    OutBuffer(OutputStream sink) {
+        this.sink = sink;
+    }
+
+    /** Bytes encoded since this buffer was made (a frame's payload counts when encoded). */
+    long written() {
+        return written + pos - HEADER;
+    }
+
+    void writeByte(int v) throws IOException {
+        room(1);
+        buf[pos++] = (byte) v;
+    }
+
+    void writeShort(int v) throws IOException {
+        room(2);
+        SHORT.set(buf, pos, (short) v);
+        pos += 2;
+    }
+
+    void writeInt(int v) throws IOException {
+        room(4);
+        INT.set(buf, pos, v);
+        pos += 4;
+    }
+
+    void writeLong(long v) throws IOException {
+        room(8);
+        LONG.set(buf, pos, v);
+        pos += 8;
+    }
+
+    void writeVarint(int v) throws IOException {
+        room(5);
+        while ((v & ~0x7F) != 0) {
+            buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[pos++] = (byte) v;
+    }
+
+    void writeVarlong(long v) throws IOException {
+        room(10);
+        while ((v & ~0x7FL) != 0) {
+            buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[pos++] = (byte) v;
+    }
+
+    /**
+     * A class's primitive field bytes (the JDK's big-endian layout): ints and longs as zigzag
+     * varints (small values are the common case), the rest as they are.
+     */
+    void writePrimFields(LeanClass.Slot slot, byte[] fields) throws IOException {
+        if (!slot.compact) {
+            write(fields, 0, slot.primDataSize);
+            return;
+        }
+        char[] codes = slot.primCodes;
+        int[] offsets = slot.primOffsets;
+        for (int i = 0; i < codes.length; i++) {
+            int at = offsets[i];
+            switch (codes[i]) {
+                case 'I' -> {
+                    int v = (int) INT.get(fields, at);
+                    writeVarint(v << 1 ^ v >> 31);
+                }
+                case 'J' -> {
+                    long v = (long) LONG.get(fields, at);
+                    writeVarlong(v << 1 ^ v >> 63);
+                }
+                case 'D' -> writeLong((long) LONG.get(fields, at));
+                case 'F' -> writeInt((int) INT.get(fields, at));
+                case 'S', 'C' -> writeShort((short) SHORT.get(fields, at));
+                default -> writeByte(fields[at]);
+            }
+        }
+    }
+
+    void write(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            int n = Math.min(len, chunkRoom(len));
+            System.arraycopy(b, off, buf, pos, n);
+            pos += n;
+            off += n;
+            len -= n;
+        }
+    }
+
+    /** Latin-1 when every char fits a byte, else UTF-16 in native order; the count says which. */
+    void writeString(String s) throws IOException {
+        int length = s.length();
+        boolean latin1 = true;
+        for (int i = 0; i < length; i++) {
+            if (s.charAt(i) > 0xFF) {
+                latin1 = false;
+                break;
+            }
+        }
+        writeVarint(length << 1 | (latin1 ? 0 : 1));
+        if (latin1) {
+            int i = 0;
+            while (i < length) {
+                int n = Math.min(length - i, chunkRoom(length - i));
+                for (int end = i + n; i < end; i++) {
+                    buf[pos++] = (byte) s.charAt(i);
+                }
+            }
+        } else {
+            int i = 0;
+            while (i < length) {
+                int n = Math.min(length - i, chunkRoom(2 * (length - i)) / 2);
+                ByteBuffer.wrap(buf, pos, 2 * n).order(ByteOrder.nativeOrder()).asCharBuffer().put(s, i, i + n);
+                pos += 2 * n;
+                i += n;
+            }
+        }
+    }
+
+    /** A primitive array's elements in bulk, native order. */
+    void writePrimitiveArray(Object array, Class<?> component, int length) throws IOException {
+        if (component == byte.class) {
+            write((byte[]) array, 0, length);
+            return;
+        }
+        if (component == boolean.class) {
+            boolean[] a = (boolean[]) array;
+            int i = 0;
+            while (i < length) {
+                int n = Math.min(length - i, chunkRoom(length - i));
+                for (int end = i + n; i < end; i++) {
+                    buf[pos++] = (byte) (a[i] ? 1 : 0);
+                }
+            }
+            return;
+        }
+        int size = PrimitiveArrays.elementSize(component);
+        int i = 0;
+        while (i < length) {
+            int n = Math.min(length - i, chunkRoom(size * (length - i)) / size);
+            PrimitiveArrays.copyOut(array, component, i, n, buf, pos);
+            pos += n * size;
+            i += n;
+        }
+    }
+
+    /** Opens a segment: returns where its header is, to patch in {@link #closeSegment}. */
+    int openSegment() throws IOException {
+        room(LeanFormat.SEGMENT_HEADER);
+        int header = pos;
+        pos += LeanFormat.SEGMENT_HEADER;
+        openSegments++;
+        return header;
+    }
+
+    void closeSegment(int header, int handles) {
+        INT.set(buf, header, pos - header - LeanFormat.SEGMENT_HEADER);
+        INT.set(buf, header + 4, handles);
+        openSegments--;
+    }
+
+    /** Sends what is buffered as a frame that does not end the message, and flushes the sink. */
+    void flush() throws IOException {
+        if (openSegments == 0 && pos > HEADER) {
+            emit(false);
+        }
+        sink.flush();
+    }
+
+    /** Sends the message's last frame (possibly empty) and flushes the sink. */
+    void endMessage() throws IOException {
+        if (openSegments != 0) {
+            throw new IllegalStateException("a message ended inside a segment");
+        }
+        emit(true);
+        sink.flush();
+        if (buf.length > KEPT_CAPACITY) {
+            buf = new byte[KEPT_CAPACITY];
+        }
+    }
+
+    /** Forgets what is buffered (after a failed write: the connection is going away). */
+    void discard() {
+        pos = HEADER;
+        openSegments = 0;
+    }
+
+    private void emit(boolean last) throws IOException {
+        int length = pos - HEADER;
+        INT.set(buf, 0, length | (last ? LeanFormat.LAST_FRAME : 0));
+        sink.write(buf, 0, pos);
+        written += length;
+        pos = HEADER;
+    }
+
+    /** Makes room for n contiguous bytes. */
+    private void room(int n) throws IOException {
+        if (pos + n <= buf.length) {
+            return;
+        }
+        if (openSegments == 0 && pos > HEADER && n <= buf.length - HEADER) {
+            emit(false);
+            if (pos + n <= buf.length) {
+                return;
+            }
+        }
+        grow(pos + n);
+    }
+
+    /** Room for at least one byte (and as many of wanted as fit), for bulk data that may be split. */
+    private int chunkRoom(int wanted) throws IOException {
+        int free = buf.length - pos;
+        if (free >= wanted) {
+            return free;
+        }
+        if (openSegments > 0) {
+            grow(pos + wanted);
+            return buf.length - pos;
+        }
+        if (free >= 64) {
+            return free; // fill it; the next chunk sends it
+        }
+        emit(false);
+        if (buf.length < LeanFormat.FRAME_TARGET + HEADER) {
+            grow(Math.min(LeanFormat.FRAME_TARGET + HEADER, HEADER + wanted));
+        }
+        return buf.length - pos;
+    }
+
+    private void grow(int needed) throws IOException {
+        if (needed < 0 || needed > LeanFormat.MAX_FRAME) {
+            throw new IOException("one segment of lean data (a writeObject or writeExternal) would exceed "
+                    + LeanFormat.MAX_FRAME + " bytes");
+        }
+        int capacity = (int) Math.min(LeanFormat.MAX_FRAME, Math.max((long) needed, 2L * buf.length));
+        buf = java.util.Arrays.copyOf(buf, capacity);
+    }
+}

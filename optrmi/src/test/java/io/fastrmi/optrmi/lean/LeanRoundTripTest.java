@@ -1,0 +1,166 @@
+package io.fastrmi.optrmi.lean;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every shape of the corpus read back through the lean format is the object the JDK's own
+ * serialization reads back: both results, serialized again by the JDK, give the same bytes
+ * (which also compares shared references and cycles, through the JDK's handles).
+ */
+class LeanRoundTripTest {
+
+    static List<Corpus.Shape> shapes() {
+        return Corpus.shapes();
+    }
+
+    @Test
+    void theCorpusHasAtLeastSixtyShapes() {
+        assertTrue(Corpus.shapes().size() >= 60, "shapes: " + Corpus.shapes().size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void readsBackWhatTheJdkReadsBack(Corpus.Shape shape) throws Exception {
+        Object obj = shape.make().get();
+        Object lean = LeanPipe.leanRoundTrip(obj);
+        Object jdk = LeanPipe.jdkRoundTrip(obj);
+        assertArrayEquals(LeanPipe.jdkBytes(jdk), LeanPipe.jdkBytes(lean), shape.name());
+    }
+
+    @Test
+    void everyShapeInOneConnectionThreeTimesOver() throws Exception {
+        List<Corpus.Shape> shapes = Corpus.shapes();
+        List<Object> objects = shapes.stream().map(s -> s.make().get()).toList();
+        LeanPipe pipe = new LeanPipe();
+        int[] firstSizes = new int[shapes.size()];
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < shapes.size(); i++) {
+                int size = pipe.send(objects.get(i), "after");
+                if (round == 0) {
+                    firstSizes[i] = size;
+                } else {
+                    assertTrue(size <= firstSizes[i], shapes.get(i) + ": " + size + " bytes, first time " + firstSizes[i]);
+                }
+            }
+        }
+        LeanReader reader = LeanPipe.reader(pipe.bytes());
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < shapes.size(); i++) {
+                Object[] read = LeanPipe.receive(reader, 2);
+                assertArrayEquals(LeanPipe.jdkBytes(LeanPipe.jdkRoundTrip(objects.get(i))), LeanPipe.jdkBytes(read[0]),
+                        shapes.get(i).name() + " in round " + round);
+                assertEquals("after", read[1]);
+            }
+        }
+    }
+
+    @Test
+    void aClassDescriptorCrossesOncePerConnection() throws Exception {
+        LeanPipe pipe = new LeanPipe();
+        int first = pipe.send(Corpus.Tree.of(15));
+        int second = pipe.send(Corpus.Tree.of(15));
+        String wire = new String(pipe.bytes(), StandardCharsets.ISO_8859_1);
+        String name = Corpus.Tree.class.getName();
+        assertEquals(wire.indexOf(name), wire.lastIndexOf(name), "the class name crosses once");
+        assertTrue(wire.indexOf(name) < first, "in the first message");
+        // 15 nodes: tag, class id and two fields each, with no descriptor after the first time.
+        assertTrue(second <= 4 + 15 * 2 + 16, "second message: " + second + " bytes");
+        Object[] read = LeanPipe.receive(LeanPipe.reader(pipe.bytes()), 1);
+        assertInstanceOf(Corpus.Tree.class, read[0]);
+    }
+
+    @Test
+    void sharedReferencesAndCyclesKeepTheirIdentity() throws Exception {
+        Corpus.Node ring = (Corpus.Node) LeanPipe.leanRoundTrip(Corpus.ring());
+        assertSame(ring, ring.next.next.next);
+        assertSame(ring, ring.next.prev);
+        List<?> shared = (List<?>) LeanPipe.leanRoundTrip(Corpus.shared());
+        assertSame(shared.get(0), shared.get(1));
+        assertSame(shared.get(2), shared.get(3));
+        Object[] twice = (Object[]) LeanPipe.leanRoundTrip(new Object[] {"x", "x"});
+        assertSame(twice[0], twice[1]);
+    }
+
+    @Test
+    void objectsAreForgottenBetweenMessages() throws Exception {
+        LeanPipe pipe = new LeanPipe();
+        Corpus.Point p = new Corpus.Point(1, 1);
+        pipe.send(p);
+        pipe.send(p);
+        LeanReader reader = LeanPipe.reader(pipe.bytes());
+        Object a = LeanPipe.receive(reader, 1)[0];
+        Object b = LeanPipe.receive(reader, 1)[0];
+        assertEquals(a, b);
+        assertNotSame(a, b);
+    }
+
+    @Test
+    void hooksRunAsTheJdkRunsThem() throws Exception {
+        assertSame(Corpus.Singleton.INSTANCE, LeanPipe.leanRoundTrip(Corpus.Singleton.INSTANCE));
+        assertInstanceOf(Corpus.Replaced.class, LeanPipe.leanRoundTrip(new Corpus.Replaced(3)));
+        Corpus.Validated v = (Corpus.Validated) LeanPipe.leanRoundTrip(new Corpus.Validated(3));
+        assertTrue(v.validated, "validation callback ran");
+        Corpus.Child child = (Corpus.Child) LeanPipe.leanRoundTrip(new Corpus.Child(5, "c"));
+        assertEquals(77, child.parentField, "the non-serializable parent's constructor ran");
+        Corpus.WithExtra extra = (Corpus.WithExtra) LeanPipe.leanRoundTrip(new Corpus.WithExtra(1, "s"));
+        assertEquals("s!", extra.extra);
+    }
+
+    @Test
+    void primitivesBetweenObjectsAndPartlyReadMessages() throws Exception {
+        LeanPipe pipe = new LeanPipe();
+        LeanObjectOutputStream out = new LeanObjectOutputStream(pipe.writer);
+        out.writeInt(7);
+        out.writeLong(-1L);
+        out.writeObject("mid");
+        out.writeDouble(1.25);
+        out.writeUTF("ünïcode ☃");
+        out.writeBoolean(true);
+        out.endMessage();
+        pipe.send("second message");
+        LeanReader reader = LeanPipe.reader(pipe.bytes());
+        LeanObjectInputStream in = new LeanObjectInputStream(reader);
+        assertEquals(7, in.readInt());
+        assertEquals(-1L, in.readLong());
+        assertEquals("mid", in.readObject());
+        in.endMessage(); // leaves a double, a string and a boolean unread
+        assertEquals("second message", LeanPipe.receive(reader, 1)[0]);
+    }
+
+    @Test
+    void largeMessagesCrossInManyFrames() throws Exception {
+        double[] big = Corpus.doubles(1 << 20);
+        LeanPipe pipe = new LeanPipe();
+        int size = pipe.send(big, "end");
+        assertTrue(size > 8 * big.length);
+        Object[] read = LeanPipe.receive(LeanPipe.reader(pipe.bytes()), 2);
+        assertArrayEquals(big, (double[]) read[0]);
+        assertEquals("end", read[1]);
+    }
+
+    @Test
+    void bytesAgainstJdkSerialization() throws IOException {
+        // Over repeated calls on one connection (the second message on), the lean bytes of KaRMI's small
+        // objects against a JDK stream's (RMI makes one per call). Arrays and long strings are their
+        // content in both formats, so only these can be a third.
+        for (Object obj : new Object[] {new Corpus.Int32(), new Corpus.Int4Null2(), Corpus.Tree.of(15)}) {
+            LeanPipe pipe = new LeanPipe();
+            pipe.send(obj);
+            int lean = pipe.send(obj);
+            int jdk = LeanPipe.jdkBytes(obj).length;
+            assertTrue(3 * lean <= jdk, obj.getClass().getSimpleName() + ": lean " + lean + " bytes, JDK " + jdk);
+        }
+    }
+}
