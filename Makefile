@@ -7,6 +7,8 @@
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
 #   make fuzz-lean  mutated lean-format streams against the reader, LEAN_FUZZ_INPUTS of them (make test runs 100,000)
+#   make bench-lean the lean format against JDK serialization, Kryo and Fory (JMH, module lean-bench): bytes per
+#                 repeated call, then write+read time of KaRMI's objects and a 3 KB object; LEAN_JMH_ARGS go to JMH
 #   make churn    CHURN_CLIENTS client JVMs, one after another, to one ofi:shm server (its contexts are retired
 #                 and replaced as they fill: 256 peers each)
 #   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
@@ -23,7 +25,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo startup bench fuzz fuzz-lean churn jdk-rmi-tests deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo startup bench bench-lean fuzz fuzz-lean churn jdk-rmi-tests deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -35,6 +37,9 @@ NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:samples/target/c
 STARTUP_RUNS ?= 15
 FUZZ_COUNT ?= 500000
 LEAN_FUZZ_INPUTS ?= 5000000
+LEAN_JMH_ARGS ?=
+LEAN_BENCH_CP = lean-bench/target/classes:$$(cat lean-bench/target/classpath.txt)
+LEAN_BENCH_OPENS := --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang.invoke=ALL-UNNAMED
 LEAN_FUZZ_SEED ?= $(shell date +%s)
 CHURN_CLIENTS ?= 1000
 BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
@@ -80,9 +85,13 @@ test-java: check-jdk native
 	fi
 	$(MVN) $(MVN_PROPS) install
 
+bench-lean: java
+	$(BUILD_JDK)/bin/java $(LEAN_BENCH_OPENS) -cp "$(LEAN_BENCH_CP)" io.fastrmi.leanbench.LeanCodecSizes
+	$(BUILD_JDK)/bin/java -cp "$(LEAN_BENCH_CP)" org.openjdk.jmh.Main LeanCodecBench $(LEAN_JMH_ARGS)
+
 fuzz-lean: check-jdk
 	$(MVN) -pl optrmi test -Dtest=LeanFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
-	  -DargLine="--add-opens java.base/java.io=ALL-UNNAMED -Dlean.fuzz.inputs=$(LEAN_FUZZ_INPUTS) -Dlean.fuzz.seed=$(LEAN_FUZZ_SEED)"
+	  -Dlean.fuzz.inputs=$(LEAN_FUZZ_INPUTS) -Dlean.fuzz.seed=$(LEAN_FUZZ_SEED)
 	@grep -ho "LEAN FUZZ[^&]*" optrmi/target/surefire-reports/TEST-io.fastrmi.optrmi.lean.LeanFuzzTest.xml
 
 demo: deps

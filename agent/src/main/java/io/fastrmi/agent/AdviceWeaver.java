@@ -11,6 +11,10 @@ import io.fastrmi.agent.advice.ClientNewCallAdvice;
 import io.fastrmi.agent.advice.CustomClientFactoryAdvice;
 import io.fastrmi.agent.advice.CustomServerFactoryAdvice;
 import io.fastrmi.agent.advice.ExecuteCallAdvice;
+import io.fastrmi.agent.advice.LeanInputAdvice;
+import io.fastrmi.agent.advice.LeanOutputAdvice;
+import io.fastrmi.agent.advice.LeanReadObjectAdvice;
+import io.fastrmi.agent.advice.LeanWriteObjectAdvice;
 import io.fastrmi.agent.advice.ServerDispatchAdvice;
 import io.fastrmi.agent.advice.ServerLogCallAdvice;
 import java.util.List;
@@ -45,7 +49,13 @@ final class AdviceWeaver {
                     new Hook(ServerDispatchAdvice.class, method("dispatch", "java.rmi.Remote", "java.rmi.server.RemoteCall")),
                     new Hook(ServerLogCallAdvice.class, method("logCall", "java.rmi.Remote", "java.lang.Object"))),
             "sun/rmi/transport/StreamRemoteCall", List.of(
-                    new Hook(ExecuteCallAdvice.class, method("executeCall"))),
+                    new Hook(ExecuteCallAdvice.class, method("executeCall")),
+                    new Hook(LeanOutputAdvice.class, method("getOutputStream", "boolean")),
+                    new Hook(LeanInputAdvice.class, method("getInputStream"))),
+            "java/io/ObjectOutputStream", List.of(
+                    new Hook(LeanWriteObjectAdvice.class, method("writeObject", "java.lang.Object"))),
+            "java/io/ObjectInputStream", List.of(
+                    new Hook(LeanReadObjectAdvice.class, method("readObject", "java.lang.Class"))),
             "sun/rmi/transport/tcp/TCPEndpoint", List.of(
                     new Hook(ChooseFactoryAdvice.class, method("chooseFactory")),
                     new Hook(CustomClientFactoryAdvice.class, method("newSocket")),

@@ -23,7 +23,10 @@ final class RmiInstrumentation implements ClassFileTransformer {
             "sun/rmi/server/UnicastRef",
             "sun/rmi/server/UnicastServerRef",
             "sun/rmi/transport/StreamRemoteCall",
-            "sun/rmi/transport/tcp/TCPEndpoint");
+            "sun/rmi/transport/tcp/TCPEndpoint",
+            // The lean format: the final writeObject/readObject of RMI's marshal streams.
+            "java/io/ObjectOutputStream",
+            "java/io/ObjectInputStream");
 
     private final Instrumentation inst;
     private final Module rmi;
@@ -51,7 +54,8 @@ final class RmiInstrumentation implements ClassFileTransformer {
         List<Class<?>> loaded = new ArrayList<>();
         for (Class<?> type : inst.getAllLoadedClasses()) {
             // The module first: a field read, where a class's name is made on first asking.
-            if (type.getModule() == rmi && TARGETS.contains(type.getName().replace('.', '/'))) {
+            if ((type.getModule() == rmi || type.getModule() == Object.class.getModule())
+                    && TARGETS.contains(type.getName().replace('.', '/'))) {
                 loaded.add(type);
             }
         }

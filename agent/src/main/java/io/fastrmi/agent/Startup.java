@@ -28,6 +28,43 @@ final class Startup {
     }
 
     /**
+     * The lean format reads the JDK's serialization metadata (java.io, opened to the runtime), and
+     * the advice inlined into ObjectOutputStream and ObjectInputStream calls the runtime (java.base
+     * reads it). Offered in handshakes only once that holds.
+     */
+    private static void installLeanFormat(Instrumentation inst, Module helpers) {
+        inst.redefineModule(Object.class.getModule(), Set.of(helpers), Map.of(), Map.of("java.io", Set.of(helpers)),
+                Set.of(), Map.of());
+        String unavailable = io.fastrmi.optrmi.lean.LeanRuntime.unavailableReason();
+        if (unavailable == null) {
+            unavailable = carryRmiPatch();
+        }
+        if (unavailable == null) {
+            io.fastrmi.fastsockets.handshake.Negotiation.leanFormatInstalled();
+        } else {
+            System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.WARNING,
+                    "FastRMI: the lean wire format is off in this JVM: " + unavailable);
+        }
+    }
+
+    /** Reads the classes of src/rmi-patch from the agent jar for LeanStreams; why not, or null. */
+    private static String carryRmiPatch() {
+        Map<String, byte[]> classes = new java.util.HashMap<>();
+        for (String name : io.fastrmi.agent.bootstrap.LeanStreams.PATCH_CLASSES) {
+            try (java.io.InputStream in = Startup.class.getResourceAsStream(io.fastrmi.agent.bootstrap.LeanStreams.PATCH + name + ".class")) {
+                if (in == null) {
+                    return "the agent jar lacks " + io.fastrmi.agent.bootstrap.LeanStreams.PATCH + name + ".class";
+                }
+                classes.put(name, in.readAllBytes());
+            } catch (java.io.IOException e) {
+                return "cannot read " + name + " from the agent jar: " + e.getMessage();
+            }
+        }
+        io.fastrmi.agent.bootstrap.LeanStreams.carry(classes);
+        return null;
+    }
+
+    /**
      * Loads the config (a bad one throws before anything changes), then switches FastRMI on; true
      * when it takes every socket of the JVM ({@code scope = jvm}), not only RMI's.
      */
@@ -39,6 +76,7 @@ final class Startup {
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
                 config.waitMode());
         Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
+        installLeanFormat(inst, helpers);
         RmiInstrumentation.install(inst, helpers);
         if (config.scope() == FastRmiConfig.Scope.JVM) {
             installJvmScope(inst);

@@ -76,6 +76,15 @@ public enum Optimization {
         return names.toString();
     }
 
+    /**
+     * Whether a negotiated set puts a connection on the lean wire format: its version 1 is the
+     * class table, its own framing and bulk arrays together; no-annotations (one classpath, so no
+     * codebase annotations) is a choice within it.
+     */
+    public static boolean leanFormat(Set<Optimization> negotiated) {
+        return negotiated.contains(CLASS_TABLE) && negotiated.contains(BLOCK_DATA) && negotiated.contains(BULK_ARRAYS);
+    }
+
     /** Every optimization. */
     public static Set<Optimization> all() {
         return EnumSet.allOf(Optimization.class);

@@ -31,6 +31,10 @@ public final class RmiCallEvent extends Event {
     @Description("Whether the call ran on a FastRMI-negotiated connection")
     public boolean negotiated;
 
+    @Label("Lean")
+    @Description("Whether the call's arguments and result crossed in FastRMI's lean wire format")
+    public boolean lean;
+
     /** The call this one is nested in on the same thread; not recorded. */
     transient RmiCallEvent outer;
 }

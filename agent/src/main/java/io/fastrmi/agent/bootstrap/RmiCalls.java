@@ -164,11 +164,12 @@ public final class RmiCalls {
             }
         }
 
-        /** The peer's host:port, and whether the connection is a FastRMI-negotiated one. */
+        /** The peer's host:port, and whether the connection is a FastRMI-negotiated one, and lean. */
         static void describe(RmiCallEvent event, Socket socket) {
             if (socket != null && socket.getInetAddress() != null) {
                 event.peer = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
                 event.negotiated = socket instanceof FastSocket fast && fast.negotiatedFast();
+                event.lean = socket instanceof FastSocket fast && fast.negotiatedLean();
             }
         }
     }

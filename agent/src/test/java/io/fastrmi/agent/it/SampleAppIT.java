@@ -68,6 +68,13 @@ class SampleAppIT {
         List<RecordedEvent> clientCalls = ItSupport.events(run.clientJfr(), "fastrmi.RmiCall");
         List<RecordedEvent> serverHandshakes = ItSupport.events(run.serverJfr(), "fastrmi.Handshake");
         List<RecordedEvent> clientHandshakes = ItSupport.events(run.clientJfr(), "fastrmi.Handshake");
+        // The built-in config switches every optimization on: a negotiated call is a lean one.
+        for (RecordedEvent call : serverCalls) {
+            assertEquals(fast, call.getBoolean("lean"), call::toString);
+        }
+        for (RecordedEvent call : clientCalls) {
+            assertEquals(fast, call.getBoolean("lean"), call::toString);
+        }
         if (placement.server) {
             assertCalls(serverCalls, "server", SERVICE_METHODS, "lookup", fast);
             assertEquals(CALLBACKS, count(serverCalls, "client", "call"), "callbacks made by the server");

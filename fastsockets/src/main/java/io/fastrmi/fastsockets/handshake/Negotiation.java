@@ -19,10 +19,20 @@ public final class Negotiation {
 
     static final Handshake.Transport TCP = new Handshake.Transport(TransportName.TCP, "");
     /**
-     * The lean-format optimizations this build implements: none yet (the lean-format issue adds
-     * them). Only these are offered or accepted, so an answer never claims what is not in effect.
+     * The lean-format optimizations in effect in this JVM: none until the agent has put the lean
+     * format under RMI's streams ({@link #leanFormatInstalled}). Only these are offered or accepted,
+     * so an answer never claims what is not in effect.
      */
-    static final Set<Optimization> IMPLEMENTED_OPTIMIZATIONS = Set.of();
+    private static volatile Set<Optimization> implemented = Set.of();
+
+    /** The agent put the lean format in place: from now on its optimizations are offered and accepted. */
+    public static void leanFormatInstalled() {
+        implemented = Optimization.all();
+    }
+
+    static Set<Optimization> implementedOptimizations() {
+        return implemented;
+    }
 
     private Negotiation() {
     }
@@ -50,7 +60,7 @@ public final class Negotiation {
         transports.add(TCP);
         Set<Optimization> optimizations = EnumSet.noneOf(Optimization.class);
         optimizations.addAll(policy.optimizations());
-        optimizations.retainAll(IMPLEMENTED_OPTIMIZATIONS);
+        optimizations.retainAll(implemented);
         return new Handshake.Offer(local, optimizations, transports);
     }
 
@@ -79,7 +89,7 @@ public final class Negotiation {
         Set<Optimization> accepted = EnumSet.noneOf(Optimization.class);
         accepted.addAll(offer.optimizations());
         accepted.retainAll(policyForClient.optimizations());
-        accepted.retainAll(IMPLEMENTED_OPTIMIZATIONS);
+        accepted.retainAll(implemented);
         transport = chooseTransport(offer, policyForClient, usable);
         return new Handshake.Answer(true, "", local, accepted, transport);
     }

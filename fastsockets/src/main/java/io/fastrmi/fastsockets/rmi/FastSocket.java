@@ -27,6 +27,8 @@ public class FastSocket extends Socket implements NegotiatedSocket {
     private OutputStream output;
     /** SO_TIMEOUT as last set, read by every native read without asking the socket. */
     private volatile int soTimeout;
+    /** The lean format's streams of this connection, made by the agent on its first call. */
+    private volatile Object leanStreams;
 
     /** An unconnected socket; {@code serverSide}: for {@code ServerSocket.implAccept}. */
     static FastSocket create(boolean serverSide) throws java.net.SocketException {
@@ -54,6 +56,21 @@ public class FastSocket extends Socket implements NegotiatedSocket {
     public String negotiatedTransport() {
         Handshake.Answer a = answer;
         return a == null ? "none" : a.transport().name().toString();
+    }
+
+    /** Whether both ends agreed on the lean wire format for this connection's RMI calls. */
+    public boolean negotiatedLean() {
+        Handshake.Answer a = answer;
+        return a != null && a.fast() && io.fastrmi.optrmi.Optimization.leanFormat(a.optimizations());
+    }
+
+    /** The lean format's per-connection streams (the agent's), or null before the first call. */
+    public Object leanStreams() {
+        return leanStreams;
+    }
+
+    public void leanStreams(Object streams) {
+        leanStreams = streams;
     }
 
     /** The handshake's answer, or null for a connection without one. */

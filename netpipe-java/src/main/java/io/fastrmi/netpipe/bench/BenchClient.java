@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * Times the kernels against a {@link BenchServer}: for each, W warm-up calls, then N timed calls (the
  * 1 MiB echo N/20, at least 50; star8 N per thread), each timed on its own. Prints one line per kernel,
  * {@code KERNEL name median_us p99_us calls cpu_us_per_call switches_per_call} (the last two: what a
- * timed call cost the client and the server JVM together, {@link ProcessCost}), or {@code FAILED name why}
+ * timed call cost the client and the server JVM together, {@link ProcessCost}) and an {@code ALLOC} line
+ * ({@link #allocationLine}), or {@code FAILED name why}
  * (then goes on with the next and exits with 1 at the end); a wrong result is a failure.
  *
  * <p>Usage: {@code BenchClient host port [--kernels null,echo-int,...] [--calls N] [--warmup W]}
@@ -64,11 +65,14 @@ public final class BenchClient {
     private static boolean runAndReport(Kernel kernel, BenchService service, int warmup, int calls) {
         try {
             kernel.run(kernel.scaled(warmup), 0);
-            ProcessCost before = bothProcesses(service);
+            ProcessCost serverBefore = ProcessCost.of(service.processCost());
+            ProcessCost clientBefore = ProcessCost.ofThisProcess();
             Latencies latencies = Latencies.of(kernel.run(0, kernel.scaled(calls)));
-            ProcessCost cost = bothProcesses(service).since(before);
+            ProcessCost client = ProcessCost.ofThisProcess().since(clientBefore);
+            ProcessCost server = ProcessCost.of(service.processCost()).since(serverBefore);
             System.out.println(kernelLine(kernel.name(), kernel.typicalMicros(latencies), latencies.p99Micros(),
-                    latencies.calls(), cost));
+                    latencies.calls(), client.plus(server)));
+            System.out.println(allocationLine(kernel.name(), latencies.calls(), client, server));
             return true;
         } catch (Exception | Error e) {
             System.out.println("FAILED " + kernel.name() + " " + String.valueOf(e).replace('\n', ' '));
@@ -85,9 +89,13 @@ public final class BenchClient {
                 cost.cpuNanos() / 1e3 / calls, (double) cost.switches() / calls);
     }
 
-    /** This JVM's cost so far plus the server's. */
-    private static ProcessCost bothProcesses(BenchService service) throws java.rmi.RemoteException {
-        return ProcessCost.ofThisProcess().plus(ProcessCost.of(service.processCost()));
+    /**
+     * {@code ALLOC name client_bytes_per_call server_bytes_per_call}: what a timed call allocated on
+     * each side's heap (the client's includes the kernel's own timing, the same in every column).
+     */
+    static String allocationLine(String kernel, int calls, ProcessCost client, ProcessCost server) {
+        return String.format(Locale.ROOT, "ALLOC %s %.0f %.0f", kernel, (double) client.allocatedBytes() / calls,
+                (double) server.allocatedBytes() / calls);
     }
 
     private static void usage() {

@@ -34,16 +34,33 @@ class ProcessCostTest {
     }
 
     @Test
-    void travelsAsTwoLongsAndAddsUp() {
-        ProcessCost cost = new ProcessCost(1_500, 3);
+    void countsTheBytesThisProcessAllocates() {
+        ProcessCost before = ProcessCost.ofThisProcess();
+        byte[][] kept = new byte[100][];
+        for (int i = 0; i < kept.length; i++) {
+            kept[i] = new byte[10_000];
+        }
+        long allocated = ProcessCost.ofThisProcess().since(before).allocatedBytes();
+        assertTrue(allocated >= 1_000_000 && kept.length == 100, "counted " + allocated + " bytes for 100 arrays of 10,000");
+    }
+
+    @Test
+    void theAllocationLineGivesBytesPerCallOnEachSide() {
+        assertEquals("ALLOC null 250 4500",
+                BenchClient.allocationLine("null", 4, new ProcessCost(0, 0, 1_000), new ProcessCost(0, 0, 18_000)));
+    }
+
+    @Test
+    void travelsAsThreeLongsAndAddsUp() {
+        ProcessCost cost = new ProcessCost(1_500, 3, 40);
         assertEquals(cost, ProcessCost.of(cost.toArray()));
-        assertEquals(new ProcessCost(3_000, 6), cost.plus(cost));
-        assertEquals(new ProcessCost(0, 0), cost.since(cost));
+        assertEquals(new ProcessCost(3_000, 6, 80), cost.plus(cost));
+        assertEquals(new ProcessCost(0, 0, 0), cost.since(cost));
     }
 
     @Test
     void theClientsKernelLineIsTheOneTheDriverReads() {
-        Matcher line = BenchClient.KERNEL.matcher(BenchClient.kernelLine("echo-int", 12.345, 99.5, 4, new ProcessCost(100_000, 9)));
+        Matcher line = BenchClient.KERNEL.matcher(BenchClient.kernelLine("echo-int", 12.345, 99.5, 4, new ProcessCost(100_000, 9, 0)));
         assertTrue(line.matches(), "unread: " + line);
         assertEquals("echo-int", line.group(1));
         assertEquals(12.35, Double.parseDouble(line.group(2)));

@@ -20,8 +20,19 @@ public final class ClassLoaderResolver implements LeanReader.Resolver {
         this.loader = loader;
     }
 
+    /** A primitive type by its name ("int"), or null. */
+    static Class<?> primitive(String name) {
+        return PRIMITIVES.get(name);
+    }
+
     @Override
-    public Class<?> resolve(String name) throws ClassNotFoundException {
+    public Object context() {
+        return loader;
+    }
+
+    /** The class of a name (annotations are not used: one classpath). */
+    @Override
+    public Class<?> resolve(String name, String annotation) throws ClassNotFoundException {
         Class<?> primitive = PRIMITIVES.get(name);
         if (primitive != null) {
             return primitive;
@@ -31,7 +42,7 @@ public final class ClassLoaderResolver implements LeanReader.Resolver {
 
     @Override
     @SuppressWarnings("deprecation")
-    public Class<?> resolveProxy(String[] interfaces) throws ClassNotFoundException {
+    public Class<?> resolveProxy(String[] interfaces, String annotation) throws ClassNotFoundException {
         ClassLoader nonPublicLoader = null;
         Class<?>[] types = new Class<?>[interfaces.length];
         for (int i = 0; i < interfaces.length; i++) {

@@ -27,7 +27,7 @@ final class InBuffer {
     private static final int MADE_AT_ONCE = 8 << 20;
 
     private final InputStream source;
-    private byte[] buf = new byte[8 * 1024];
+    private byte[] buf;
     private int pos;
     private int end;
     /** The stream offset of buf[0], so segment limits survive compaction. */
@@ -36,8 +36,28 @@ final class InBuffer {
     private boolean started;
     private long limit = Long.MAX_VALUE;
 
-    InBuffer(InputStream source) {
+    /** Takes the class descriptors of a descriptor frame into the class table. */
+    interface DescriptorReader {
+        void read(InBuffer frame) throws IOException;
+    }
+
+    private final DescriptorReader descriptorReader;
+    private boolean framingBroken;
+
+    InBuffer(InputStream source, DescriptorReader descriptorReader) {
         this.source = source;
+        this.descriptorReader = descriptorReader;
+        this.buf = new byte[8 * 1024];
+    }
+
+    /** A buffer over one descriptor frame's bytes, already whole. */
+    private InBuffer(byte[] frame) {
+        this.source = InputStream.nullInputStream();
+        this.descriptorReader = null;
+        this.buf = frame;
+        this.end = frame.length;
+        this.lastFrameLoaded = true;
+        this.started = true;
     }
 
     /** Bytes read from this direction so far (for serial filters' stream size). */
@@ -314,36 +334,82 @@ final class InBuffer {
         return (int) Math.min(Math.min(wanted, end - pos), limit - position());
     }
 
+    /** Loads the next data frame; descriptor frames before it go to the descriptor reader as they come. */
     private void loadFrame() throws IOException {
         if (lastFrameLoaded) {
             throw new EOFException("lean stream: read past the end of the message");
         }
-        started = true;
-        int header = readSourceInt();
-        int length = header & ~LeanFormat.LAST_FRAME;
+        try {
+            started = true;
+            int header;
+            while (((header = readSourceInt()) & LeanFormat.DESCRIPTOR_FRAME) != 0) {
+                int length = frameLength(header);
+                if ((header & LeanFormat.LAST_FRAME) != 0) {
+                    throw new StreamCorruptedException("lean stream: a descriptor frame marked as a message's last");
+                }
+                descriptorReader.read(new InBuffer(readSourceBytes(length)));
+            }
+            int length = frameLength(header);
+            if (pos > 0) {
+                System.arraycopy(buf, pos, buf, 0, end - pos);
+                base += pos;
+                end -= pos;
+                pos = 0;
+            }
+            int remaining = length;
+            while (remaining > 0) {
+                if (end == buf.length) {
+                    long capacity = Math.min((long) end + remaining, Math.max(2L * buf.length, (long) end + Math.min(remaining, GROWTH_STEP)));
+                    buf = java.util.Arrays.copyOf(buf, (int) Math.min(capacity, Integer.MAX_VALUE - 8));
+                }
+                int n = source.read(buf, end, Math.min(remaining, buf.length - end));
+                if (n < 0) {
+                    throw new EOFException("lean stream: the connection ended inside a frame (" + remaining + " of " + length + " bytes missing)");
+                }
+                end += n;
+                remaining -= n;
+            }
+            lastFrameLoaded = (header & LeanFormat.LAST_FRAME) != 0;
+        } catch (IOException | RuntimeException e) {
+            // Frames or descriptors that do not parse: no later byte of this direction can be trusted.
+            framingBroken = true;
+            throw e;
+        }
+    }
+
+    private static int frameLength(int header) throws StreamCorruptedException {
+        int length = header & LeanFormat.FRAME_LENGTH;
         if (length > LeanFormat.MAX_FRAME) {
             throw new StreamCorruptedException("lean stream: a frame of " + length + " bytes (at most " + LeanFormat.MAX_FRAME + ")");
         }
-        if (pos > 0) {
-            System.arraycopy(buf, pos, buf, 0, end - pos);
-            base += pos;
-            end -= pos;
-            pos = 0;
-        }
-        int remaining = length;
-        while (remaining > 0) {
-            if (end == buf.length) {
-                long capacity = Math.min((long) end + remaining, Math.max(2L * buf.length, (long) end + Math.min(remaining, GROWTH_STEP)));
-                buf = java.util.Arrays.copyOf(buf, (int) Math.min(capacity, Integer.MAX_VALUE - 8));
+        return length;
+    }
+
+    /** A whole frame's bytes, the array growing as they arrive. */
+    private byte[] readSourceBytes(int length) throws IOException {
+        byte[] bytes = new byte[Math.min(length, GROWTH_STEP)];
+        int filled = 0;
+        while (filled < length) {
+            if (filled == bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(length, 2L * bytes.length));
             }
-            int n = source.read(buf, end, Math.min(remaining, buf.length - end));
+            int n = source.read(bytes, filled, bytes.length - filled);
             if (n < 0) {
-                throw new EOFException("lean stream: the connection ended inside a frame (" + remaining + " of " + length + " bytes missing)");
+                throw new EOFException("lean stream: the connection ended inside a descriptor frame");
             }
-            end += n;
-            remaining -= n;
+            filled += n;
         }
-        lastFrameLoaded = (header & LeanFormat.LAST_FRAME) != 0;
+        return bytes;
+    }
+
+    /** Whether a frame or a descriptor failed to parse: this direction of the connection is lost. */
+    boolean framingBroken() {
+        return framingBroken;
+    }
+
+    /** True when the loaded data holds nothing more (a descriptor frame read to its end). */
+    boolean exhausted() {
+        return pos == end && lastFrameLoaded;
     }
 
     private int readSourceInt() throws IOException {

@@ -48,10 +48,14 @@ final class JdkSerialClasses {
     private static final MethodHandle GET_OBJ_VALUES;
     private static final MethodHandle SET_OBJ_VALUES;
     private static final MethodHandle RECORD_CONSTRUCTOR;
+    private static final java.lang.invoke.VarHandle SERIAL_FILTER;
+    private static final java.lang.invoke.VarHandle STREAM_FILTER_SET;
     private static final String UNAVAILABLE;
 
     static {
         MethodHandle[] h = new MethodHandle[27];
+        java.lang.invoke.VarHandle serialFilter = null;
+        java.lang.invoke.VarHandle streamFilterSet = null;
         String unavailable = null;
         try {
             MethodHandles.Lookup io = MethodHandles.privateLookupIn(ObjectStreamClass.class, MethodHandles.lookup());
@@ -86,10 +90,15 @@ final class JdkSerialClasses {
             h[24] = io.findVirtual(osc, "getObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
             h[25] = io.findVirtual(osc, "setObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
             h[26] = io.findStatic(records, "deserializationCtr", MethodType.methodType(MethodHandle.class, osc));
+            MethodHandles.Lookup input = MethodHandles.privateLookupIn(ObjectInputStream.class, MethodHandles.lookup());
+            serialFilter = input.findVarHandle(ObjectInputStream.class, "serialFilter", java.io.ObjectInputFilter.class);
+            streamFilterSet = input.findVarHandle(ObjectInputStream.class, "streamFilterSet", boolean.class);
         } catch (ReflectiveOperationException | IllegalAccessError | RuntimeException e) {
             unavailable = "the lean format needs java.io opened to FastRMI (" + e + ")";
         }
         UNAVAILABLE = unavailable;
+        SERIAL_FILTER = serialFilter;
+        STREAM_FILTER_SET = streamFilterSet;
         LOOKUP = h[0];
         CHECK_SERIALIZE = h[1];
         CHECK_DESERIALIZE = h[2];
@@ -323,6 +332,18 @@ final class JdkSerialClasses {
         } catch (Throwable t) {
             throw unexpected(t);
         }
+    }
+
+    /**
+     * Gives a stream that is used again for another message the filter a new stream would have:
+     * the filter factory's choice for a new stream, and no stream-specific filter yet (so RMI may
+     * set one again, as it does on each call's new stream).
+     */
+    static void resetStreamFilter(ObjectInputStream in) {
+        java.io.ObjectInputFilter fresh = java.io.ObjectInputFilter.Config.getSerialFilterFactory()
+                .apply(null, java.io.ObjectInputFilter.Config.getSerialFilter());
+        SERIAL_FILTER.set(in, fresh);
+        STREAM_FILTER_SET.set(in, false);
     }
 
     private static boolean flag(MethodHandle handle, ObjectStreamClass desc) {

@@ -156,7 +156,7 @@ final class LeanClass {
     }
 
     /** The descriptor the first crossing of this class carries (see {@link LeanFormat}). */
-    void writeDescriptor(OutBuffer out) throws IOException {
+    void writeDescriptor(OutBuffer out, String annotation) throws IOException {
         out.writeByte(kind);
         if (kind == LeanFormat.KIND_PROXY) {
             Class<?>[] interfaces = type.getInterfaces();
@@ -166,6 +166,12 @@ final class LeanClass {
             }
         } else {
             out.writeString(type.getName());
+        }
+        if (annotation == null) {
+            out.writeByte(0);
+        } else {
+            out.writeByte(1);
+            out.writeString(annotation);
         }
         if (kind == LeanFormat.KIND_ENUM) {
             out.writeVarint(enumConstants.length);
@@ -191,11 +197,14 @@ final class LeanClass {
 
     /**
      * A descriptor as a peer sent it, before it is matched with a local class. Descriptors name
-     * classes only; nothing in one is acted on before {@link #check} accepts it.
+     * classes only; nothing in one is acted on before {@link #check} accepts it (a codebase
+     * annotation is used only as the JDK's RMI would use it: not at all while
+     * {@code java.rmi.server.useCodebaseOnly} is true, its default).
      */
     static final class Sent {
         byte kind;
         String name;
+        String annotation;
         String[] interfaces;
         String[] constants;
         long serialVersionUID;
@@ -219,6 +228,12 @@ final class LeanClass {
                 sent.name = "proxy" + Arrays.toString(sent.interfaces);
             } else {
                 sent.name = in.readString(LeanFormat.MAX_NAME_CHARS);
+            }
+            int annotated = in.readByte();
+            if (annotated == 1) {
+                sent.annotation = in.readString(4 * LeanFormat.MAX_NAME_CHARS);
+            } else if (annotated != 0) {
+                throw new java.io.StreamCorruptedException("lean stream: a class descriptor's annotation flag is " + annotated);
             }
             if (sent.kind == LeanFormat.KIND_ENUM) {
                 int count = count(in, LeanFormat.MAX_DESCRIPTOR_ENTRIES, "enum constants");

@@ -4,9 +4,13 @@ package io.fastrmi.optrmi.lean;
  * The lean wire format, version 1: what one direction of a negotiated connection carries.
  *
  * <p><b>Frames.</b> A message (one RMI call, or one reply) is one or more frames: a 4-byte
- * big-endian header, {@code length | LAST_FRAME}, then {@code length} bytes. The last frame of a
+ * big-endian header, {@code length | flags}, then {@code length} bytes. The last frame of a
  * message has {@link #LAST_FRAME} set. The reader reads whole frames and never past the last one,
- * so RMI's own bytes after a message (the next call, a DGC ack) are never consumed.
+ * so RMI's own bytes after a message (the next call, a DGC ack) are never consumed. A
+ * {@link #DESCRIPTOR_FRAME} carries the class descriptors that the data frames after it are the
+ * first to use: the reader takes them into its class table whatever becomes of the data, so a
+ * message whose data fails to decode (a class that differs, a filter's rejection) is skipped to
+ * its end and the connection goes on with both tables still in step.
  *
  * <p><b>Values.</b> Primitives are written as {@code DataOutput} writes them (big-endian), with no
  * block-data framing. Objects are tagged: {@link #NULL}; {@link #REF} and a handle (objects of this
@@ -15,7 +19,8 @@ package io.fastrmi.optrmi.lean;
  * are unsigned LEB128 varints.
  *
  * <p><b>Classes.</b> A class is its id in this direction's class table; the first time a class
- * crosses, its id is the table's size and its descriptor follows (kind, name, and for each
+ * crosses, a descriptor frame before the data gives its id (the table's size) and its descriptor
+ * (kind, name, a codebase annotation or none, and for each
  * serializable class of its hierarchy the name, serialVersionUID and fields; an enum's constants;
  * a proxy's interfaces). The receiver checks it against its own class once, then trusts the id.
  * Tables live as long as the connection; handles are cleared after each message. No codebase
@@ -51,10 +56,12 @@ final class LeanFormat {
     static final byte KIND_PRIMITIVE = 8;
 
     static final int LAST_FRAME = 0x8000_0000;
+    static final int DESCRIPTOR_FRAME = 0x4000_0000;
+    static final int FRAME_LENGTH = 0x3FFF_FFFF;
     /** The writer sends a frame when this much is buffered (segments excepted). */
     static final int FRAME_TARGET = 64 * 1024;
     /** The most a frame header may announce: a larger one is corrupt. */
-    static final int MAX_FRAME = 0x4000_0000;
+    static final int MAX_FRAME = FRAME_LENGTH;
     /** Segment header: length, handle count. */
     static final int SEGMENT_HEADER = 8;
     /** The most interfaces a proxy class may have (as the JDK's limit). */

@@ -25,11 +25,17 @@ import java.util.List;
  */
 public final class LeanReader {
 
-    /** How a class name from the peer becomes a local class (RMI: its loader rules, no codebase). */
+    /**
+     * How a class name from the peer becomes a local class (RMI: its loader rules). A resolution
+     * is kept for the connection while {@link #context()} stays the same object (the class loader
+     * in effect); under another, the name is resolved and checked again.
+     */
     public interface Resolver {
-        Class<?> resolve(String name) throws ClassNotFoundException;
+        Class<?> resolve(String name, String annotation) throws ClassNotFoundException;
 
-        Class<?> resolveProxy(String[] interfaces) throws ClassNotFoundException;
+        Class<?> resolveProxy(String[] interfaces, String annotation) throws ClassNotFoundException;
+
+        Object context();
     }
 
     /** One entry of the incoming class table: the local class, or why there is none. */
@@ -37,12 +43,14 @@ public final class LeanReader {
         final LeanClass.Sent sent;
         final LeanClass local;
         final Exception problem;
+        final Object context;
         int filteredInMessage = -1;
 
-        Entry(LeanClass.Sent sent, LeanClass local, Exception problem) {
+        Entry(LeanClass.Sent sent, LeanClass local, Exception problem, Object context) {
             this.sent = sent;
             this.local = local;
             this.problem = problem;
+            this.context = context;
         }
     }
 
@@ -58,6 +66,7 @@ public final class LeanReader {
     private int message;
     private ObjectInputStream facade;
     private byte[] primScratch = new byte[64];
+    private Object[][] objectScratch = new Object[8][];
     private int depth;
     private long objectsRead;
     private Object currentObject;
@@ -65,13 +74,18 @@ public final class LeanReader {
     private boolean currentSlotRead;
     private List<Validation> validations;
     private String broken;
+    private String messageFailed;
 
     public LeanReader(InputStream source, Resolver resolver) {
-        this.in = new InBuffer(source);
+        this.in = new InBuffer(source, this::readDescriptors);
         this.resolver = resolver;
     }
 
+    /** Starts reading a message; a message begun before and not ended is skipped first. */
     public void beginMessage(ObjectInputStream facade) throws IOException {
+        if (this.facade != null) {
+            endMessage();
+        }
         checkUsable();
         this.facade = facade;
     }
@@ -86,6 +100,7 @@ public final class LeanReader {
             fail(e);
             throw e;
         } finally {
+            messageFailed = null;
             java.util.Arrays.fill(handles, 0, handleCount, null);
             if (handles.length > KEPT_HANDLES) {
                 handles = new Object[64];
@@ -107,10 +122,18 @@ public final class LeanReader {
     }
 
     public Object readObject(boolean unshared) throws IOException, ClassNotFoundException {
+        return readObject(unshared, Object.class);
+    }
+
+    /**
+     * An object; with {@code type} String.class only a string (or null) is read, anything else is
+     * refused before it is decoded, as the JDK's readString refuses it (RMI's registry reads names so).
+     */
+    public Object readObject(boolean unshared, Class<?> type) throws IOException, ClassNotFoundException {
         checkUsable();
         boolean outermost = depth == 0;
         try {
-            Object obj = readValue(unshared);
+            Object obj = type == String.class ? readString(unshared) : readValue(unshared);
             if (outermost && validations != null) {
                 runValidations();
             }
@@ -222,6 +245,27 @@ public final class LeanReader {
             validations = new ArrayList<>();
         }
         validations.add(new Validation(validation, priority, validations.size()));
+    }
+
+    private Object readString(boolean unshared) throws IOException, ClassNotFoundException {
+        int tag = in.readByte();
+        switch (tag) {
+            case LeanFormat.NULL:
+                return null;
+            case LeanFormat.STRING: {
+                int handle = reserve(unshared);
+                return finish(handle, in.readString(Integer.MAX_VALUE), unshared);
+            }
+            case LeanFormat.REF: {
+                Object obj = readRef(unshared);
+                if (!(obj instanceof String)) {
+                    throw new ClassCastException("Cannot cast a reference to a " + obj.getClass().getName() + " to java.lang.String");
+                }
+                return obj;
+            }
+            default:
+                throw new ClassCastException("Cannot cast an object to java.lang.String");
+        }
     }
 
     private Object readValue(boolean unshared) throws IOException, ClassNotFoundException {
@@ -467,7 +511,7 @@ public final class LeanReader {
         if (count == 0) {
             return;
         }
-        Object[] values = new Object[count];
+        Object[] values = objectScratch(count);
         ObjectStreamField[] fields = slot.fields;
         int first = fields.length - count;
         depth++;
@@ -475,14 +519,25 @@ public final class LeanReader {
             for (int i = 0; i < count; i++) {
                 values[i] = readValue(fields[first + i].isUnshared());
             }
-        } finally {
-            depth--;
-        }
-        try {
             JdkSerialClasses.setObjValues(slot.desc, obj, values);
         } catch (ClassCastException e) {
             throw new InvalidObjectException("lean stream: a field of " + slot.desc.getName() + " got a value of the wrong type: " + e.getMessage());
+        } finally {
+            depth--;
+            java.util.Arrays.fill(values, 0, count, null);
         }
+    }
+
+    /** A scratch array for one nesting depth's object field values (kept, so a call allocates none). */
+    private Object[] objectScratch(int count) {
+        if (depth >= objectScratch.length) {
+            objectScratch = java.util.Arrays.copyOf(objectScratch, 2 * depth + 2);
+        }
+        Object[] values = objectScratch[depth];
+        if (values == null || values.length < count) {
+            values = objectScratch[depth] = new Object[Math.max(count, 8)];
+        }
+        return values;
     }
 
     private Object resolve(LeanClass lean, int handle, Object obj, boolean unshared) throws IOException {
@@ -537,17 +592,27 @@ public final class LeanReader {
         }
     }
 
-    /** A class id, and on first sight its descriptor, checked against the local class. */
+    /** A descriptor frame: each new class's id (the table's size) and descriptor, checked against the local class. */
+    private void readDescriptors(InBuffer frame) throws IOException {
+        while (!frame.exhausted()) {
+            int id = frame.readVarint();
+            if (id != classes.size()) {
+                throw new StreamCorruptedException("lean stream: a descriptor for class id " + id + " where " + classes.size() + " was next");
+            }
+            classes.add(firstSight(LeanClass.Sent.read(frame)));
+        }
+    }
+
+    /** A class id; its entry, resolved again when the class loader in effect changed. */
     private Entry readClass() throws IOException {
         int id = in.readVarint();
-        Entry entry;
-        if (id < classes.size()) {
-            entry = classes.get(id);
-        } else if (id == classes.size()) {
-            entry = firstSight(LeanClass.Sent.read(in));
-            classes.add(entry);
-        } else {
-            throw new StreamCorruptedException("lean stream: class id " + id + " of " + classes.size());
+        if (id >= classes.size()) {
+            throw new StreamCorruptedException("lean stream: class id " + id + " of " + classes.size() + " sent");
+        }
+        Entry entry = classes.get(id);
+        if (entry.context != resolver.context()) {
+            entry = firstSight(entry.sent);
+            classes.set(id, entry);
         }
         if (entry.local != null && entry.filteredInMessage != message && facade != null && facade.getObjectInputFilter() != null) {
             // The JDK asks the filter about a class the first time its descriptor appears in a stream,
@@ -571,23 +636,24 @@ public final class LeanReader {
     }
 
     private Entry firstSight(LeanClass.Sent sent) {
+        Object context = resolver.context();
         try {
             Class<?> type;
             if (sent.kind == LeanFormat.KIND_PROXY) {
-                type = resolver.resolveProxy(sent.interfaces);
+                type = resolver.resolveProxy(sent.interfaces, sent.annotation);
                 if (!java.lang.reflect.Proxy.isProxyClass(type)) {
                     throw new InvalidClassException(sent.name, "not a proxy class here");
                 }
             } else {
-                type = resolver.resolve(sent.name);
+                type = resolver.resolve(sent.name, sent.annotation);
             }
             LeanClass local = LeanClass.of(type);
             local.check(sent);
-            return new Entry(sent, local, null);
+            return new Entry(sent, local, null, context);
         } catch (ClassNotFoundException | InvalidClassException e) {
-            return new Entry(sent, null, e);
+            return new Entry(sent, null, e, context);
         } catch (RuntimeException | LinkageError e) {
-            return new Entry(sent, null, new ClassNotFoundException(sent.name + " (" + e + ")", e));
+            return new Entry(sent, null, new ClassNotFoundException(sent.name + " (" + e + ")", e), context);
         }
     }
 
@@ -643,11 +709,23 @@ public final class LeanReader {
         if (broken != null) {
             throw new IOException("the lean stream of this connection failed earlier (" + broken + "); the connection must close");
         }
+        if (messageFailed != null) {
+            throw new IOException("this lean message failed to decode earlier (" + messageFailed + "); its rest is skipped");
+        }
     }
 
+    /**
+     * A failure of the frames or descriptors loses this direction for good; one of a message's data
+     * (a class that differs, a filter's rejection, bytes a class's readObject refuses) loses that
+     * message only: it is skipped to its end, and the tables are still in step.
+     */
     private void fail(Throwable e) {
-        if (broken == null) {
-            broken = e.toString();
+        if (in.framingBroken()) {
+            if (broken == null) {
+                broken = e.toString();
+            }
+        } else if (messageFailed == null) {
+            messageFailed = e.toString();
         }
     }
 

@@ -26,8 +26,17 @@ public final class LeanWriter {
         Object replace(Object obj) throws IOException;
     }
 
+    /**
+     * The codebase annotation a class's descriptor carries (RMI's {@code RMIClassLoader.getClassAnnotation}),
+     * or null. Sent once per class and connection, never for {@code java.*} classes.
+     */
+    public interface Annotator {
+        String annotation(Class<?> type);
+    }
+
     private final OutBuffer out;
     private final Replacer replacer;
+    private final Annotator annotator;
     private final Map<Class<?>, Integer> classIds = new IdentityHashMap<>();
     private final IdentityHandles handles = new IdentityHandles();
     private int nextHandle;
@@ -41,22 +50,42 @@ public final class LeanWriter {
     private LeanPutField currentPutField;
     private String broken;
 
+    /** A writer with no replacement and no annotations (a classpath both ends share). */
     public LeanWriter(OutputStream sink, Replacer replacer) {
-        this.out = new OutBuffer(sink);
-        this.replacer = replacer;
+        this(sink, replacer, null);
     }
 
-    /** Starts a message; {@code facade} is the stream that classes' writeObject methods are given. */
+    public LeanWriter(OutputStream sink, Replacer replacer, Annotator annotator) {
+        this.out = new OutBuffer(sink);
+        this.replacer = replacer;
+        this.annotator = annotator;
+    }
+
+    /**
+     * Starts a message; {@code facade} is the stream that classes' writeObject methods are given.
+     * A message that was begun and never ended (its writer failed) leaves the peer's tables
+     * unknowable: the writer is then broken.
+     */
     public void beginMessage(ObjectOutputStream facade) throws IOException {
         checkUsable();
+        if (this.facade != null) {
+            IOException e = new IOException("a lean message began before the one before it ended");
+            fail(e);
+            throw e;
+        }
         this.facade = facade;
     }
 
-    /** Ends a message: its last frame goes out and its handles are forgotten. */
+    /** Ends a message: its last frame goes out (the sink flushed) and its handles are forgotten. */
     public void endMessage() throws IOException {
+        endMessage(true);
+    }
+
+    /** As {@link #endMessage()}; {@code flushSink} false when the caller flushes the sink itself (RMI does). */
+    public void endMessage(boolean flushSink) throws IOException {
         checkUsable();
         try {
-            out.endMessage();
+            out.endMessage(flushSink);
         } catch (IOException | RuntimeException e) {
             fail(e);
             throw e;
@@ -271,9 +300,25 @@ public final class LeanWriter {
             return;
         }
         int newId = classIds.size();
-        out.writeVarint(newId);
-        lean.writeDescriptor(out);
+        OutBuffer descriptors = out.descriptors();
+        descriptors.writeVarint(newId);
+        lean.writeDescriptor(descriptors, annotationOf(lean));
         classIds.put(lean.type, newId);
+        out.writeVarint(newId);
+    }
+
+    private String annotationOf(LeanClass lean) {
+        if (annotator == null || lean.kind == LeanFormat.KIND_PRIMITIVE) {
+            return null;
+        }
+        Class<?> type = lean.type;
+        while (type.isArray()) {
+            type = type.getComponentType();
+        }
+        if (type.isPrimitive() || type.getName().startsWith("java.")) {
+            return null;
+        }
+        return annotator.annotation(lean.type);
     }
 
     private void writeArray(Object array, Object orig, LeanClass lean, boolean unshared) throws IOException {

@@ -21,18 +21,38 @@ final class OutBuffer {
     private static final int KEPT_CAPACITY = 4 * LeanFormat.FRAME_TARGET;
 
     private final OutputStream sink;
-    private byte[] buf = new byte[8 * 1024];
+    /** New class descriptors, sent as a frame of their own before the data frame that uses them. */
+    private final OutBuffer descriptors;
+    private byte[] buf;
     private int pos = HEADER;
     private int openSegments;
     private long written;
 
     OutBuffer(OutputStream sink) {
         this.sink = sink;
+        this.buf = new byte[8 * 1024];
+        this.descriptors = new OutBuffer();
+    }
+
+    /** The descriptor buffer: it holds its bytes until its owner sends a data frame. */
+    private OutBuffer() {
+        this.sink = null;
+        this.buf = new byte[256];
+        this.descriptors = null;
+    }
+
+    /** Where a new class's id and descriptor go (see {@link LeanFormat}). */
+    OutBuffer descriptors() {
+        return descriptors;
+    }
+
+    private boolean holds() {
+        return sink == null;
     }
 
     /** Bytes encoded since this buffer was made (a frame's payload counts when encoded). */
     long written() {
-        return written + pos - HEADER;
+        return written + pos - HEADER + descriptors.pos - HEADER;
     }
 
     void writeByte(int v) throws IOException {
@@ -196,13 +216,15 @@ final class OutBuffer {
         sink.flush();
     }
 
-    /** Sends the message's last frame (possibly empty) and flushes the sink. */
-    void endMessage() throws IOException {
+    /** Sends the message's last frame (possibly empty), flushing the sink if asked. */
+    void endMessage(boolean flushSink) throws IOException {
         if (openSegments != 0) {
             throw new IllegalStateException("a message ended inside a segment");
         }
         emit(true);
-        sink.flush();
+        if (flushSink) {
+            sink.flush();
+        }
         if (buf.length > KEPT_CAPACITY) {
             buf = new byte[KEPT_CAPACITY];
         }
@@ -212,9 +234,17 @@ final class OutBuffer {
     void discard() {
         pos = HEADER;
         openSegments = 0;
+        descriptors.pos = HEADER;
     }
 
     private void emit(boolean last) throws IOException {
+        if (descriptors.pos > HEADER) {
+            int length = descriptors.pos - HEADER;
+            INT.set(descriptors.buf, 0, length | LeanFormat.DESCRIPTOR_FRAME);
+            sink.write(descriptors.buf, 0, descriptors.pos);
+            written += length;
+            descriptors.pos = HEADER;
+        }
         int length = pos - HEADER;
         INT.set(buf, 0, length | (last ? LeanFormat.LAST_FRAME : 0));
         sink.write(buf, 0, pos);
@@ -227,7 +257,7 @@ final class OutBuffer {
         if (pos + n <= buf.length) {
             return;
         }
-        if (openSegments == 0 && pos > HEADER && n <= buf.length - HEADER) {
+        if (!holds() && openSegments == 0 && pos > HEADER && n <= buf.length - HEADER) {
             emit(false);
             if (pos + n <= buf.length) {
                 return;
@@ -242,7 +272,7 @@ final class OutBuffer {
         if (free >= wanted) {
             return free;
         }
-        if (openSegments > 0) {
+        if (openSegments > 0 || holds()) {
             grow(pos + wanted);
             return buf.length - pos;
         }

@@ -42,10 +42,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-/** Serializable shapes the lean format must carry exactly as the JDK does: at least 60 (issue 12). */
-final class Corpus {
+/**
+ * Serializable shapes the lean format must carry exactly as the JDK does: at least 60 (issue 12).
+ * Also sent between real JVMs by the agent's tests (optrmi's test jar).
+ */
+public final class Corpus {
 
-    record Shape(String name, Supplier<Object> make) {
+    public record Shape(String name, Supplier<Object> make) {
         @Override
         public String toString() {
             return name;
@@ -55,7 +58,7 @@ final class Corpus {
     private Corpus() {
     }
 
-    static List<Shape> shapes() {
+    public static List<Shape> shapes() {
         List<Shape> s = new ArrayList<>();
         s.add(new Shape("null", () -> null));
         s.add(new Shape("Integer", () -> 42));
@@ -157,7 +160,7 @@ final class Corpus {
         return s;
     }
 
-    static float[] floats(int n) {
+    public static float[] floats(int n) {
         float[] f = new float[n];
         for (int i = 0; i < n; i++) {
             f[i] = i * 0.5f - 3;
@@ -203,7 +206,7 @@ final class Corpus {
         return list;
     }
 
-    static Order order() {
+    public static Order order() {
         Order o = new Order();
         o.id = 123456;
         o.customer = "ACME Corporation, Building 7";
@@ -217,7 +220,7 @@ final class Corpus {
         return o;
     }
 
-    enum Color { RED, GREEN, BLUE }
+    public enum Color { RED, GREEN, BLUE }
 
     enum Op {
         PLUS {
@@ -236,7 +239,7 @@ final class Corpus {
         abstract int apply(int a, int b);
     }
 
-    record Point(int x, int y) implements Serializable {
+    public record Point(int x, int y) implements Serializable {
     }
 
     record Line(Point from, Point to, String label, int[] weights) implements Serializable {
@@ -514,25 +517,25 @@ final class Corpus {
         }
     }
 
-    static final class Int32 implements Serializable {
+    public static final class Int32 implements Serializable {
         private static final long serialVersionUID = 1L;
         int i0 = 0, i1 = 1, i2 = 2, i3 = 3, i4 = 4, i5 = 5, i6 = 6, i7 = 7, i8 = 8, i9 = 9, i10 = 10, i11 = 11, i12 = 12,
                 i13 = 13, i14 = 14, i15 = 15, i16 = 16, i17 = 17, i18 = 18, i19 = 19, i20 = 20, i21 = 21, i22 = 22, i23 = 23,
                 i24 = 24, i25 = 25, i26 = 26, i27 = 27, i28 = 28, i29 = 29, i30 = 30, i31 = 31;
     }
 
-    static final class Int4Null2 implements Serializable {
+    public static final class Int4Null2 implements Serializable {
         private static final long serialVersionUID = 1L;
         int a = 1, b = 2, c = 3, d = 4;
         Object e = null, f = null;
     }
 
-    static final class Tree implements Serializable {
+    public static final class Tree implements Serializable {
         private static final long serialVersionUID = 1L;
         Tree left;
         Tree right;
 
-        static Tree of(int nodes) {
+        public static Tree of(int nodes) {
             if (nodes <= 0) {
                 return null;
             }
@@ -544,7 +547,7 @@ final class Corpus {
         }
     }
 
-    static final class Order implements Serializable {
+    public static final class Order implements Serializable {
         private static final long serialVersionUID = 1L;
         long id;
         String customer;
@@ -554,7 +557,7 @@ final class Corpus {
         Color priority;
     }
 
-    record OrderLine(String sku, String description, int quantity, double price) implements Serializable {
+    public record OrderLine(String sku, String description, int quantity, double price) implements Serializable {
     }
 
     static final class Validated implements Serializable, java.io.ObjectInputValidation {

@@ -26,6 +26,11 @@ class LeanRoundTripTest {
     }
 
     @Test
+    void everythingTheFormatNeedsOfTheJdkIsThere() {
+        org.junit.jupiter.api.Assertions.assertNull(LeanRuntime.unavailableReason());
+    }
+
+    @Test
     void theCorpusHasAtLeastSixtyShapes() {
         assertTrue(Corpus.shapes().size() >= 60, "shapes: " + Corpus.shapes().size());
     }
@@ -75,7 +80,7 @@ class LeanRoundTripTest {
         String name = Corpus.Tree.class.getName();
         assertEquals(wire.indexOf(name), wire.lastIndexOf(name), "the class name crosses once");
         assertTrue(wire.indexOf(name) < first, "in the first message");
-        // 15 nodes: tag, class id and two fields each, with no descriptor after the first time.
+        // 15 nodes: tag and class id each, 16 null leaves, with no descriptor after the first time.
         assertTrue(second <= 4 + 15 * 2 + 16, "second message: " + second + " bytes");
         Object[] read = LeanPipe.receive(LeanPipe.reader(pipe.bytes()), 1);
         assertInstanceOf(Corpus.Tree.class, read[0]);

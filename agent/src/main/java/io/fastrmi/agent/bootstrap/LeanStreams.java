@@ -1,0 +1,184 @@
+package io.fastrmi.agent.bootstrap;
+
+import io.fastrmi.fastsockets.rmi.FastSocket;
+import io.fastrmi.optrmi.lean.LeanObjectInput;
+import io.fastrmi.optrmi.lean.LeanObjectOutput;
+import io.fastrmi.optrmi.lean.LeanReader;
+import io.fastrmi.optrmi.lean.LeanRuntime;
+import io.fastrmi.optrmi.lean.LeanWriter;
+import io.fastrmi.optrmi.lean.RmiClassResolver;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.net.Socket;
+import java.rmi.Remote;
+import java.rmi.server.RMIClassLoader;
+import java.rmi.server.RemoteObject;
+import java.rmi.server.RemoteStub;
+import java.util.function.Consumer;
+
+/**
+ * One RMI connection's lean-format streams: its {@link LeanWriter} and {@link LeanReader}, and the
+ * two marshal streams RMI is given on every call (the classes in the agent's {@code src/rmi-patch},
+ * defined in java.rmi's package on first use). Kept on the connection's {@link FastSocket}. The
+ * advice on {@code StreamRemoteCall} asks {@link #beginOutput}/{@link #beginInput} for a call's
+ * streams: null leaves the call to stock RMI (a connection not negotiated lean).
+ */
+public final class LeanStreams {
+
+    /** Where the agent jar carries the classes of src/rmi-patch. */
+    public static final String PATCH = "/META-INF/fastrmi/rmi-patch/sun/rmi/transport/";
+    public static final java.util.List<String> PATCH_CLASSES =
+            java.util.List.of("LeanConnectionOutputStream$NoConnection", "LeanConnectionOutputStream", "LeanConnectionInputStream");
+    /** Their bytes, handed over by the agent at start (the boot class path cannot read the agent jar's resources). */
+    private static volatile java.util.Map<String, byte[]> patchClasses = java.util.Map.of();
+
+    /** Made once, when the first lean connection makes its streams. */
+    private static final class Rmi {
+        static final MethodHandle CONNECTION_OUTPUT;
+        static final MethodHandle CONNECTION_INPUT;
+        static final MethodHandle NEW_OUTPUT;
+        static final MethodHandle NEW_INPUT;
+        static final VarHandle DGC_ACK_NEEDED;
+
+        static {
+            try {
+                Class<?> call = Class.forName("sun.rmi.transport.StreamRemoteCall", false, null);
+                Class<?> connection = Class.forName("sun.rmi.transport.Connection", false, null);
+                Class<?> connectionInput = Class.forName("sun.rmi.transport.ConnectionInputStream", false, null);
+                MethodHandles.Lookup rmi = MethodHandles.privateLookupIn(call, MethodHandles.lookup());
+                rmi.defineClass(patchClass("LeanConnectionOutputStream$NoConnection"));
+                Class<?> output = rmi.defineClass(patchClass("LeanConnectionOutputStream"));
+                Class<?> input = rmi.defineClass(patchClass("LeanConnectionInputStream"));
+                CONNECTION_OUTPUT = rmi.findVirtual(connection, "getOutputStream", MethodType.methodType(OutputStream.class))
+                        .asType(MethodType.methodType(OutputStream.class, Object.class));
+                CONNECTION_INPUT = rmi.findVirtual(connection, "getInputStream", MethodType.methodType(InputStream.class))
+                        .asType(MethodType.methodType(InputStream.class, Object.class));
+                NEW_OUTPUT = rmi.findConstructor(output, MethodType.methodType(void.class, LeanWriter.class, boolean.class))
+                        .asType(MethodType.methodType(LeanObjectOutput.class, LeanWriter.class, boolean.class));
+                NEW_INPUT = rmi.findConstructor(input, MethodType.methodType(void.class, LeanReader.class, Consumer.class))
+                        .asType(MethodType.methodType(LeanObjectInput.class, LeanReader.class, Consumer.class));
+                DGC_ACK_NEEDED = MethodHandles.privateLookupIn(connectionInput, MethodHandles.lookup())
+                        .findVarHandle(connectionInput, "dgcAckNeeded", boolean.class);
+            } catch (ReflectiveOperationException | IOException e) {
+                throw new IllegalStateException("FastRMI cannot put the lean format under RMI: " + e, e);
+            }
+        }
+
+        private static byte[] patchClass(String name) throws IOException {
+            byte[] bytes = patchClasses.get(name);
+            if (bytes == null) {
+                throw new IOException("the agent did not carry " + PATCH + name + ".class");
+            }
+            return bytes;
+        }
+    }
+
+    /** What a call's stream gets again per call that a new JDK stream would have. */
+    private static final Consumer<Object> RENEW_INPUT = stream -> {
+        LeanRuntime.renewFilter((ObjectInputStream) stream);
+        Rmi.DGC_ACK_NEEDED.set(stream, false);
+    };
+
+    /** What RMI's marshal stream does to each object: an exported remote object goes as its stub. */
+    private static final LeanWriter.Replacer EXPORTED_AS_STUB = obj -> {
+        if (obj instanceof Remote remote && !(obj instanceof RemoteStub)) {
+            try {
+                return RemoteObject.toStub(remote);
+            } catch (java.rmi.NoSuchObjectException notExported) {
+                return obj;
+            }
+        }
+        return obj;
+    };
+
+    /** At start: the classes of src/rmi-patch, by name (see {@link #PATCH_CLASSES}). */
+    public static void carry(java.util.Map<String, byte[]> classes) {
+        patchClasses = java.util.Map.copyOf(classes);
+    }
+
+    private final Socket socket;
+    private final LeanWriter writer;
+    private final LeanReader reader;
+    private LeanObjectOutput output;
+    private LeanObjectInput input;
+
+    private LeanStreams(FastSocket socket, Object connection) throws Throwable {
+        this.socket = socket;
+        boolean sharedClasspath = socket.answer().optimizations().contains(io.fastrmi.optrmi.Optimization.NO_ANNOTATIONS);
+        this.writer = new LeanWriter((OutputStream) Rmi.CONNECTION_OUTPUT.invokeExact(connection), EXPORTED_AS_STUB,
+                sharedClasspath ? null : RMIClassLoader::getClassAnnotation);
+        this.reader = new LeanReader((InputStream) Rmi.CONNECTION_INPUT.invokeExact(connection), new RmiClassResolver());
+    }
+
+    /** The output stream of a call on {@code connection} (an RMI {@code Connection}), begun; null: stock RMI. */
+    public static Object beginOutput(Object connection, boolean resultStream) throws IOException {
+        LeanStreams streams = of(connection);
+        if (streams == null) {
+            return null;
+        }
+        streams.checkUsable();
+        if (streams.output == null) {
+            streams.output = (LeanObjectOutput) make(() -> (LeanObjectOutput) Rmi.NEW_OUTPUT.invokeExact(streams.writer, resultStream));
+        }
+        streams.output.beginMessage();
+        return streams.output;
+    }
+
+    /** The input stream of a call on {@code connection}, begun, with RMI's filter for it if any; null: stock RMI. */
+    public static Object beginInput(Object connection, ObjectInputFilter filter) throws IOException {
+        LeanStreams streams = of(connection);
+        if (streams == null) {
+            return null;
+        }
+        streams.checkUsable();
+        if (streams.input == null) {
+            streams.input = (LeanObjectInput) make(() -> (LeanObjectInput) Rmi.NEW_INPUT.invokeExact(streams.reader, RENEW_INPUT));
+        }
+        streams.input.beginMessage();
+        if (filter != null) {
+            ((ObjectInputStream) streams.input).setObjectInputFilter(filter);
+        }
+        return streams.input;
+    }
+
+    private static LeanStreams of(Object connection) throws IOException {
+        if (!(RmiCalls.Peers.socketOf(connection) instanceof FastSocket socket) || !socket.negotiatedLean()) {
+            return null;
+        }
+        Object streams = socket.leanStreams();
+        if (streams == null) {
+            streams = make(() -> new LeanStreams(socket, connection));
+            socket.leanStreams(streams);
+        }
+        return (LeanStreams) streams;
+    }
+
+    /** A lean stream that failed leaves the peer's tables unknowable: the connection closes, RMI makes another. */
+    private void checkUsable() throws IOException {
+        if (writer.isBroken() || reader.isBroken()) {
+            socket.close();
+            throw new IOException("FastRMI closed a connection whose lean stream failed earlier");
+        }
+    }
+
+    private interface Maker<T> {
+        T make() throws Throwable;
+    }
+
+    private static <T> T make(Maker<T> maker) throws IOException {
+        try {
+            return maker.make();
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException(t);
+        }
+    }
+}

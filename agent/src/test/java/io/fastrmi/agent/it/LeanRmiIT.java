@@ -1,0 +1,114 @@
+package io.fastrmi.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastrmi.agent.nativeit.LeanEchoMain;
+import io.fastrmi.optrmi.lean.Corpus;
+import io.fastrmi.sample.SampleServer;
+import io.fastrmi.testkit.Jdk;
+import io.fastrmi.testkit.JvmLauncher;
+import io.fastrmi.testkit.ManagedJvm;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The lean wire format between two agent JVMs, as a user's RMI job meets it: every shape of the
+ * corpus echoed back arrives as the JDK's serialization gives it, on JDK 25 and 17; remote objects
+ * passed as arguments are called back; a class that differs between the two JVMs fails with an
+ * InvalidClassException naming it and what differs; a JEP 290 filter (jdk.serialFilter) rejects on
+ * the lean path what it rejects on stock RMI; and the connection's next call still works.
+ */
+class LeanRmiIT {
+
+    private static final Pattern READY = Pattern.compile("^READY port=(\\d+)$");
+
+    record Run(List<String> client, List<RecordedEvent> serverCalls, List<RecordedEvent> clientCalls) {
+        String line(String prefix) {
+            return client.stream().filter(l -> l.startsWith(prefix + " ")).findFirst()
+                    .map(l -> l.substring(prefix.length() + 1)).orElseThrow(() -> new AssertionError("no " + prefix + " in " + client));
+        }
+    }
+
+    private static Run run(Jdk jdk, String name, boolean agent, UnaryOperator<JvmLauncher> serverArgs,
+            UnaryOperator<JvmLauncher> clientArgs) throws Exception {
+        Path dir = ItSupport.directory("lean-" + name);
+        Path serverJfr = dir.resolve("server.jfr");
+        Path clientJfr = dir.resolve("client.jfr");
+        try (ManagedJvm server = serverArgs.apply(launcher(jdk, "server", agent).jfr(serverJfr)).args("server").start()) {
+            String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
+            List<String> output;
+            try (ManagedJvm client = clientArgs.apply(launcher(jdk, "client", agent).jfr(clientJfr)).args("client", port).start()) {
+                assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client exit code").getMessage());
+                output = client.output();
+            }
+            server.send("quit");
+            assertEquals(0, server.awaitExit(Duration.ofSeconds(60)));
+            return new Run(output, ItSupport.events(serverJfr, "fastrmi.RmiCall"), ItSupport.events(clientJfr, "fastrmi.RmiCall"));
+        }
+    }
+
+    private static JvmLauncher launcher(Jdk jdk, String name, boolean agent) {
+        JvmLauncher launcher = JvmLauncher.on(jdk).name(name).classpathOf(LeanEchoMain.class).classpathOf(Corpus.class)
+                .classpathOf(SampleServer.class).main(LeanEchoMain.class);
+        if (agent) {
+            launcher.agent(ItSupport.agentJar()).jvmArgs("--enable-native-access=ALL-UNNAMED");
+        }
+        return launcher;
+    }
+
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {25, 17})
+    void everyShapeOfTheCorpusCrossesAsOnTheJdk(int feature) throws Exception {
+        Run run = run(Jdk.of(feature), "corpus-" + feature, true, s -> s, c -> c);
+        List<String> shapes = run.client().stream().filter(l -> l.startsWith("SHAPE ")).collect(Collectors.toList());
+        assertEquals(Corpus.shapes().size(), shapes.size(), run.client()::toString);
+        assertTrue(shapes.stream().allMatch(l -> l.endsWith(": same")), () -> String.join("\n", shapes));
+        assertEquals("5", run.line("CALLBACK"));
+        assertEquals("returned Versioned(7)", run.line("VERSIONED"));
+        assertEquals("returned after", run.line("AFTER"));
+        Map<String, Integer> echoes = new TreeMap<>();
+        for (RecordedEvent event : run.serverCalls()) {
+            echoes.merge(event.getString("method") + " lean=" + event.getBoolean("lean"), 1, Integer::sum);
+        }
+        assertFalse(echoes.keySet().stream().anyMatch(k -> k.endsWith("lean=false")), echoes::toString);
+        assertTrue(echoes.getOrDefault("echo lean=true", 0) >= Corpus.shapes().size(), echoes::toString);
+    }
+
+    @Test
+    void aClassThatDiffersIsAClearInvalidClassExceptionAndTheNextCallWorks() throws Exception {
+        Run lean = run(Jdk.of(25), "versions", true, s -> s.jvmArgs("-Dlean.it.uid=2"), c -> c);
+        String versioned = lean.line("VERSIONED");
+        assertTrue(versioned.contains("java.io.InvalidClassException: " + LeanEchoMain.Versioned.class.getName()
+                + "; serialVersionUID differs: sent 1, here 2"), versioned);
+        assertTrue(versioned.contains("java.rmi.UnmarshalException"), versioned);
+        assertEquals("returned after", lean.line("AFTER"));
+        Run stock = run(Jdk.of(25), "versions-stock", false, s -> s.jvmArgs("-Dlean.it.uid=2"), c -> c);
+        assertTrue(stock.line("VERSIONED").contains("java.io.InvalidClassException"), stock.line("VERSIONED"));
+        assertEquals("returned after", stock.line("AFTER"));
+    }
+
+    @Test
+    void aSerialFilterRejectsOnTheLeanPathWhatItRejectsOnStockRmi() throws Exception {
+        String filter = "-Djdk.serialFilter=!" + Corpus.Point.class.getName();
+        Run lean = run(Jdk.of(25), "filter", true, s -> s.jvmArgs(filter), c -> c);
+        Run stock = run(Jdk.of(25), "filter-stock", false, s -> s.jvmArgs(filter), c -> c);
+        for (Run run : List.of(lean, stock)) {
+            assertTrue(run.line("POINT").contains("java.io.InvalidClassException: filter status: REJECTED"), run.line("POINT"));
+            assertEquals("returned Versioned(7)", run.line("VERSIONED"));
+            assertEquals("returned after", run.line("AFTER"));
+        }
+        assertEquals(stock.line("POINT"), lean.line("POINT"));
+    }
+}

@@ -1,0 +1,151 @@
+package io.fastrmi.agent.nativeit;
+
+import io.fastrmi.optrmi.lean.Corpus;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.rmi.Remote;
+import java.rmi.RemoteException;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.registry.Registry;
+import java.rmi.server.UnicastRemoteObject;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An RMI echo of the lean format's corpus. {@code server} exports {@link Echo} (prints
+ * {@code READY port=P}, runs until its standard input ends). {@code client PORT} sends every shape
+ * of the corpus and checks that what comes back is what the JDK's own serialization gives, prints
+ * {@code SHAPE name: same|DIFFERENT|threw ...}, then {@code CALLBACK n} (a remote object passed as an
+ * argument and called back), {@code VERSIONED outcome} (a class whose serialVersionUID is
+ * {@code -Dlean.it.uid}, 1 by default), {@code POINT outcome} (a class a serial filter may reject),
+ * {@code AFTER outcome} (a call after those), and {@code DONE}.
+ */
+public final class LeanEchoMain {
+
+    public interface Echo extends Remote {
+        Object echo(Object o) throws RemoteException;
+
+        int callBack(Counter counter, int times) throws RemoteException;
+    }
+
+    public interface Counter extends Remote {
+        int next() throws RemoteException;
+    }
+
+    /** Its serialVersionUID is read when the class initializes: a JVM may be given another. */
+    public static final class Versioned implements Serializable {
+        private static final long serialVersionUID = Long.getLong("lean.it.uid", 1L);
+        int value = 7;
+    }
+
+    private LeanEchoMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args[0].equals("server")) {
+            serve();
+        } else {
+            talk(Integer.parseInt(args[1]));
+        }
+    }
+
+    private static void serve() throws Exception {
+        Echo impl = new Echo() {
+            @Override
+            public Object echo(Object o) {
+                return o;
+            }
+
+            @Override
+            public int callBack(Counter counter, int times) throws RemoteException {
+                int last = 0;
+                for (int i = 0; i < times; i++) {
+                    last = counter.next();
+                }
+                return last;
+            }
+        };
+        Echo stub = (Echo) UnicastRemoteObject.exportObject(impl, 0);
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Registry registry = LocateRegistry.createRegistry(port);
+        registry.rebind("echo", stub);
+        System.out.println("READY port=" + port);
+        new BufferedReader(new InputStreamReader(System.in)).readLine();
+        System.exit(0);
+    }
+
+    private static void talk(int port) throws Exception {
+        Echo echo = (Echo) LocateRegistry.getRegistry("127.0.0.1", port).lookup("echo");
+        List<Corpus.Shape> shapes = Corpus.shapes();
+        for (Corpus.Shape shape : shapes) {
+            Object sent = shape.make().get();
+            String result;
+            try {
+                Object back = echo.echo(sent);
+                result = Arrays.equals(jdkBytes(jdkRoundTrip(sent)), jdkBytes(back)) ? "same" : "DIFFERENT";
+            } catch (RemoteException e) {
+                result = outcome(() -> {
+                    throw e;
+                });
+            }
+            System.out.println("SHAPE " + shape.name() + ": " + result);
+        }
+        Counter counter = new Counter() {
+            private int n;
+
+            @Override
+            public int next() {
+                return ++n;
+            }
+        };
+        Counter counterStub = (Counter) UnicastRemoteObject.exportObject(counter, 0);
+        System.out.println("CALLBACK " + echo.callBack(counterStub, 5));
+        UnicastRemoteObject.unexportObject(counter, true);
+        System.out.println("VERSIONED " + outcome(() -> echo.echo(new Versioned())));
+        System.out.println("POINT " + outcome(() -> echo.echo(new Corpus.Point(1, 2))));
+        System.out.println("AFTER " + outcome(() -> echo.echo("after")));
+        System.out.println("DONE");
+        System.exit(0);
+    }
+
+    private interface Call {
+        Object call() throws Exception;
+    }
+
+    /** "returned X", or the exception and its causes' classes and messages. */
+    private static String outcome(Call call) {
+        try {
+            Object result = call.call();
+            return "returned " + (result instanceof Versioned v ? "Versioned(" + v.value + ")" : result);
+        } catch (Exception e) {
+            StringBuilder text = new StringBuilder("threw");
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                text.append(" / ").append(t.getClass().getName()).append(": ").append(t.getMessage() == null ? "" : t.getMessage().replace('\n', ' '));
+            }
+            return text.toString();
+        }
+    }
+
+    static byte[] jdkBytes(Object obj) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(obj);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Object jdkRoundTrip(Object obj) throws IOException, ClassNotFoundException {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(jdkBytes(obj)))) {
+            return in.readObject();
+        }
+    }
+}

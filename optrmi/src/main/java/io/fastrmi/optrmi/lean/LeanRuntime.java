@@ -1,0 +1,23 @@
+package io.fastrmi.optrmi.lean;
+
+import java.io.ObjectInputStream;
+
+/** What the lean format needs of this JVM, for the agent that puts it under RMI. */
+public final class LeanRuntime {
+
+    private LeanRuntime() {
+    }
+
+    /** Why the lean format cannot run here (java.io not opened to FastRMI), or null when it can. */
+    public static String unavailableReason() {
+        return JdkSerialClasses.unavailableReason();
+    }
+
+    /**
+     * Gives a JDK stream used again for another call the serial filter a new stream would get (the
+     * filter factory's, and none set by RMI yet), so JEP 290 filters decide per call as on stock RMI.
+     */
+    public static void renewFilter(ObjectInputStream in) {
+        JdkSerialClasses.resetStreamFilter(in);
+    }
+}
