@@ -55,7 +55,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
 
     static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "wait", "native-library",
             "offer-ports");
-    static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports", "jvm-ports");
+    /** The keys of a host section ({@code [defaults]}, {@code [host ...]}). */
+    public static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports", "jvm-ports");
     /**
      * The local ports a JVM with scope = jvm connects from when it offers to another host: above
      * Linux's default ephemeral range (32768-60999), so that no other client uses them by chance.

@@ -19,7 +19,7 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
             + " [--load quiet,loaded] [--hosts local|netns] [--kernels " + String.join(",", Kernels.ALL) + "]"
             + " [--results results] [--timeout 600 (seconds per server/client pair)]\n"
             + "  default transports: ucx:shm,ofi:shm,tcp with --hosts local; tcp,ucx:tcp,ofi:tcp;ofi_rxm with --hosts netns\n"
-            + "  a transport may carry @key=value settings: global config lines (ucx:shm@wait=spin), or @agent=JAR to run"
+            + "  a transport may carry @key=value settings: config lines (ucx:shm@wait=spin, ucx:shm@optimizations=all), or @agent=JAR to run"
             + " that column under another agent jar (two builds in one run)";
 
     /** Parses the arguments; throws IllegalArgumentException with what is wrong. */

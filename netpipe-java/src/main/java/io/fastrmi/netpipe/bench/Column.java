@@ -7,14 +7,15 @@ import java.util.Optional;
 
 /**
  * One column of the tables: stock RMI (no agent), or the agent with one transport first in its
- * config. An agent column named {@code TRANSPORT@key=value@...} also puts those global keys in its
- * config (e.g. {@code ucx:shm@wait=spin}), so that two ways of waiting can be set side by side;
+ * config. An agent column named {@code TRANSPORT@key=value@...} also puts those keys in its config,
+ * global ones before the section (e.g. {@code ucx:shm@wait=spin}) and host ones in it (e.g.
+ * {@code ucx:shm@optimizations=all}, the lean format), so that two variants run side by side;
  * {@code @agent=JAR} runs that column under another agent jar (a build before a change, say), so
  * that two builds are measured in one run.
  */
-record Column(String name, String transport, List<String> globalLines, Optional<Path> agentJar) {
+record Column(String name, String transport, List<String> globalLines, List<String> hostLines, Optional<Path> agentJar) {
 
-    static final Column STOCK = new Column("stock", null, List.of(), Optional.empty());
+    static final Column STOCK = new Column("stock", null, List.of(), List.of(), Optional.empty());
 
     private static final String AGENT_KEY = "agent=";
 
@@ -23,9 +24,15 @@ record Column(String name, String transport, List<String> globalLines, Optional<
         List<String> settings = Arrays.stream(parts).skip(1).toList();
         Optional<Path> agentJar = settings.stream().filter(s -> s.startsWith(AGENT_KEY))
                 .map(s -> Path.of(s.substring(AGENT_KEY.length()))).reduce((first, second) -> second);
-        List<String> lines = settings.stream().filter(s -> !s.startsWith(AGENT_KEY))
+        List<String> global = settings.stream().filter(s -> !s.startsWith(AGENT_KEY) && !isHostKey(s))
                 .map(kv -> kv.replaceFirst("=", " = ")).toList();
-        return new Column(spec, parts[0], lines, agentJar);
+        List<String> host = settings.stream().filter(Column::isHostKey).map(kv -> kv.replaceFirst("=", " = ")).toList();
+        return new Column(spec, parts[0], global, host, agentJar);
+    }
+
+    private static boolean isHostKey(String setting) {
+        int equals = setting.indexOf('=');
+        return equals > 0 && io.fastrmi.config.FastRmiConfig.HOST_KEYS.contains(setting.substring(0, equals));
     }
 
     boolean withAgent() {

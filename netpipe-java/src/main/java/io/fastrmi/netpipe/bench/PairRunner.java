@@ -85,6 +85,7 @@ final class PairRunner {
         String transports = column.transport().equals("tcp") ? "tcp" : column.transport() + ", tcp";
         List<String> lines = new java.util.ArrayList<>(column.globalLines());
         lines.addAll(List.of(hosts.insideSection(), "optimize = on", "transports = " + transports));
+        lines.addAll(column.hostLines());
         return Files.write(workDir.resolve(tag + ".conf"), lines);
     }
 

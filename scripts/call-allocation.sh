@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# call-allocation.sh - what one RMI call allocates on each side's heap: a BenchServer and a
+# BenchClient (netpipe-java) run once, and the client prints each kernel's ALLOC line (bytes per timed
+# call, client then server, after as many warm-up calls; the client's includes the kernel's own
+# timing, the same in every variant).
+#
+#   scripts/call-allocation.sh stock|TRANSPORT[@key=value...] KERNELS CALLS
+#     TRANSPORT     the agent's first transport (ucx:shm, ofi:shm, tcp, ...); stock runs no agent
+#     @key=value    host keys for the agent's [host local] section, e.g. ucx:shm@optimizations=all
+#     KERNELS       netpipe-java's bench kernels, comma-separated (null,echo-int,tree15,transform,...)
+#     CALLS         timed calls per kernel
+# Needs `make build` first.
+set -euo pipefail
+
+if [[ $# -ne 3 ]]; then
+	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+mode=$1 kernels=$2 calls=$3
+jdk=$("$root/scripts/jdk.sh" home 22)
+cp="$root/netpipe-java/target/classes:$root/testkit/target/classes:$root/samples/target/classes:$root/optrmi/target/classes"
+cp="$cp:$root/fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar"
+work=$(mktemp -d)
+trap 'exec 3>&- 2>/dev/null || true; rm -rf "$work"' EXIT
+
+agent=()
+if [[ $mode != stock ]]; then
+	IFS=@ read -r -a parts <<<"$mode"
+	{
+		echo '[host local]'
+		echo 'optimize = on'
+		echo "transports = ${parts[0]}, tcp"
+		for setting in "${parts[@]:1}"; do
+			echo "${setting/=/ = }"
+		done
+	} >"$work/fastrmi.conf"
+	agent=(-javaagent:"$root/agent/target/fastrmi-agent.jar=config=$work/fastrmi.conf" --enable-native-access=ALL-UNNAMED)
+fi
+mkfifo "$work/server-in"
+"$jdk/bin/java" "${agent[@]}" -cp "$cp" io.fastrmi.netpipe.bench.BenchServer <"$work/server-in" >"$work/server.out" 2>&1 &
+server=$!
+exec 3>"$work/server-in"
+for ((i = 0; i < 300; i++)); do
+	grep -q '^READY' "$work/server.out" && break
+	sleep 0.1
+done
+port=$(awk '/^READY/ {print $2}' "$work/server.out")
+[[ -n $port ]] || { echo "call-allocation.sh: the server did not start:" >&2; cat "$work/server.out" >&2; exit 1; }
+"$jdk/bin/java" "${agent[@]}" -cp "$cp" io.fastrmi.netpipe.bench.BenchClient 127.0.0.1 "$port" \
+	--kernels "$kernels" --calls "$calls" --warmup "$calls" >"$work/client.out" 2>&1 || { cat "$work/client.out" >&2; exit 1; }
+echo quit >&3
+wait "$server" || true
+grep '^ALLOC' "$work/client.out" | sed "s/^/$mode /"
