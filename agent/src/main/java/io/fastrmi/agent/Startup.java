@@ -30,15 +30,15 @@ final class Startup {
     /**
      * The lean format reads the JDK's serialization metadata (java.io, opened to the runtime), and
      * the advice inlined into ObjectOutputStream and ObjectInputStream calls the runtime (java.base
-     * reads it). Offered in handshakes only once that holds.
+     * reads it). Offered in handshakes once that is set up; what the format reads of java.io is looked
+     * up on the first lean connection (LeanStreams), which fails clearly if this JDK lacks it.
      */
     private static void installLeanFormat(Instrumentation inst, Module helpers) {
         inst.redefineModule(Object.class.getModule(), Set.of(helpers), Map.of(), Map.of("java.io", Set.of(helpers)),
                 Set.of(), Map.of());
-        String unavailable = io.fastrmi.optrmi.lean.LeanRuntime.unavailableReason();
-        if (unavailable == null) {
-            unavailable = carryRmiPatch();
-        }
+        // The JDK's serialization classes are not touched here: loaded now, they would be woven now,
+        // and Byte Buddy would load at every JVM's start instead of at RMI's first class.
+        String unavailable = carryRmiPatch();
         if (unavailable == null) {
             io.fastrmi.fastsockets.handshake.Negotiation.leanFormatInstalled();
         } else {

@@ -83,8 +83,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
-        return reader.read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        return reader.read();
     }
 
     @Override
@@ -105,7 +104,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public boolean readBoolean() throws IOException {
-        return reader.readByte() != 0;
+        return reader.readBoolean();
     }
 
     @Override
@@ -120,7 +119,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public char readChar() throws IOException {
-        return (char) reader.readShort();
+        return reader.readChar();
     }
 
     @Override
@@ -130,7 +129,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public int readUnsignedShort() throws IOException {
-        return reader.readShort() & 0xFFFF;
+        return reader.readUnsignedShort();
     }
 
     @Override
@@ -145,12 +144,12 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public float readFloat() throws IOException {
-        return Float.intBitsToFloat(reader.readInt());
+        return reader.readFloat();
     }
 
     @Override
     public double readDouble() throws IOException {
-        return Double.longBitsToDouble(reader.readLong());
+        return reader.readDouble();
     }
 
     @Override

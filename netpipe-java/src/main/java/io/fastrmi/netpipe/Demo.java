@@ -97,8 +97,9 @@ public final class Demo {
             return new Transport(transport, null);
         }
         Path config = dir.resolve(transport.replaceAll("[^A-Za-z0-9_.-]", "_") + ".conf");
-        Files.write(config, transport.equals(BUILT_IN) ? List.of(spinLine, "[host local]", "optimize = on")
-                : List.of(spinLine, "[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        // Every optimization, as the built-in config's [host local] has them: the lean format.
+        Files.write(config, transport.equals(BUILT_IN) ? List.of(spinLine, "[host local]", "optimize = on", "optimizations = all")
+                : List.of(spinLine, "[host local]", "optimize = on", "optimizations = all", "transports = " + transport + ", tcp"));
         return new Transport(transport, config);
     }
 

@@ -48,6 +48,10 @@ public final class LeanStreams {
         static final VarHandle DGC_ACK_NEEDED;
 
         static {
+            String unavailable = LeanRuntime.unavailableReason();
+            if (unavailable != null) {
+                throw new IllegalStateException("FastRMI cannot put the lean format under RMI: " + unavailable);
+            }
             try {
                 Class<?> call = Class.forName("sun.rmi.transport.StreamRemoteCall", false, null);
                 Class<?> connection = Class.forName("sun.rmi.transport.Connection", false, null);

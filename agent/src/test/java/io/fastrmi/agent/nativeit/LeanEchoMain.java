@@ -2,12 +2,7 @@ package io.fastrmi.agent.nativeit;
 
 import io.fastrmi.optrmi.lean.Corpus;
 import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.rmi.Remote;
 import java.rmi.RemoteException;
@@ -91,7 +86,7 @@ public final class LeanEchoMain {
             String result;
             try {
                 Object back = echo.echo(sent);
-                result = Arrays.equals(jdkBytes(jdkRoundTrip(sent)), jdkBytes(back)) ? "same" : "DIFFERENT";
+                result = Arrays.equals(Corpus.jdkBytes(Corpus.jdkRoundTrip(sent)), Corpus.jdkBytes(back)) ? "same" : "DIFFERENT";
             } catch (RemoteException e) {
                 result = outcome(() -> {
                     throw e;
@@ -132,20 +127,6 @@ public final class LeanEchoMain {
                 text.append(" / ").append(t.getClass().getName()).append(": ").append(t.getMessage() == null ? "" : t.getMessage().replace('\n', ' '));
             }
             return text.toString();
-        }
-    }
-
-    static byte[] jdkBytes(Object obj) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(obj);
-        }
-        return bytes.toByteArray();
-    }
-
-    static Object jdkRoundTrip(Object obj) throws IOException, ClassNotFoundException {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(jdkBytes(obj)))) {
-            return in.readObject();
         }
     }
 }

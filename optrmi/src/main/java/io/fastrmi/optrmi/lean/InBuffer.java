@@ -192,6 +192,15 @@ final class InBuffer {
         }
     }
 
+    /** One byte, or -1 at the limit or the end of the message. */
+    int read() throws IOException {
+        if (atLimit() || end == pos && lastFrameLoaded) {
+            return -1;
+        }
+        loadSome(1);
+        return buf[pos++] & 0xFF;
+    }
+
     /** Up to len bytes, or -1 at the limit or the end of the message, never waiting once some arrived. */
     int read(byte[] b, int off, int len) throws IOException {
         if (len == 0) {

@@ -54,8 +54,7 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
-        return reader.read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        return reader.read();
     }
 
     @Override
@@ -75,7 +74,7 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public boolean readBoolean() throws IOException {
-        return reader.readByte() != 0;
+        return reader.readBoolean();
     }
 
     @Override
@@ -90,7 +89,7 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public char readChar() throws IOException {
-        return (char) reader.readShort();
+        return reader.readChar();
     }
 
     @Override
@@ -100,7 +99,7 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public int readUnsignedShort() throws IOException {
-        return reader.readShort() & 0xFFFF;
+        return reader.readUnsignedShort();
     }
 
     @Override
@@ -115,12 +114,12 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public float readFloat() throws IOException {
-        return Float.intBitsToFloat(reader.readInt());
+        return reader.readFloat();
     }
 
     @Override
     public double readDouble() throws IOException {
-        return Double.longBitsToDouble(reader.readLong());
+        return reader.readDouble();
     }
 
     @Override
@@ -141,21 +140,7 @@ public class LeanObjectInputStream extends ObjectInputStream {
     @Override
     @Deprecated
     public String readLine() throws IOException {
-        StringBuilder line = new StringBuilder();
-        byte[] one = new byte[1];
-        while (reader.read(one, 0, 1) > 0) {
-            char c = (char) (one[0] & 0xFF);
-            if (c == '\n') {
-                return line.toString();
-            }
-            if (c != '\r') {
-                line.append(c);
-            }
-        }
-        if (line.length() == 0) {
-            return null;
-        }
-        return line.toString();
+        throw new IOException("readLine() is not supported by the lean format");
     }
 
     @Override

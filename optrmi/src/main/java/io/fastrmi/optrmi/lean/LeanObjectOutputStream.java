@@ -86,7 +86,7 @@ public class LeanObjectOutputStream extends ObjectOutputStream {
 
     @Override
     public void writeBoolean(boolean val) throws IOException {
-        writer.writeByte(val ? 1 : 0);
+        writer.writeBoolean(val);
     }
 
     @Override
@@ -101,7 +101,7 @@ public class LeanObjectOutputStream extends ObjectOutputStream {
 
     @Override
     public void writeChar(int val) throws IOException {
-        writer.writeShort(val);
+        writer.writeChar(val);
     }
 
     @Override
@@ -116,26 +116,22 @@ public class LeanObjectOutputStream extends ObjectOutputStream {
 
     @Override
     public void writeFloat(float val) throws IOException {
-        writer.writeInt(Float.floatToIntBits(val));
+        writer.writeFloat(val);
     }
 
     @Override
     public void writeDouble(double val) throws IOException {
-        writer.writeLong(Double.doubleToLongBits(val));
+        writer.writeDouble(val);
     }
 
     @Override
     public void writeBytes(String str) throws IOException {
-        for (int i = 0; i < str.length(); i++) {
-            writer.writeByte(str.charAt(i));
-        }
+        writer.writeBytes(str);
     }
 
     @Override
     public void writeChars(String str) throws IOException {
-        for (int i = 0; i < str.length(); i++) {
-            writer.writeShort(str.charAt(i));
-        }
+        writer.writeChars(str);
     }
 
     @Override

@@ -66,7 +66,7 @@ public final class LeanReader {
     private int message;
     private ObjectInputStream facade;
     private byte[] primScratch = new byte[64];
-    private Object[][] objectScratch = new Object[8][];
+    private final ObjectScratch scratch = new ObjectScratch();
     private int depth;
     private long objectsRead;
     private Object currentObject;
@@ -203,6 +203,32 @@ public final class LeanReader {
 
     public int available() {
         return broken == null ? in.available() : 0;
+    }
+
+    public boolean readBoolean() throws IOException {
+        return readByte() != 0;
+    }
+
+    public char readChar() throws IOException {
+        return (char) readShort();
+    }
+
+    public int readUnsignedShort() throws IOException {
+        return readShort() & 0xFFFF;
+    }
+
+    public float readFloat() throws IOException {
+        return Float.intBitsToFloat(readInt());
+    }
+
+    public double readDouble() throws IOException {
+        return Double.longBitsToDouble(readLong());
+    }
+
+    /** One byte, or -1 at the end of the data. */
+    public int read() throws IOException {
+        checkUsable();
+        return in.read();
     }
 
     public String readUTF() throws IOException {
@@ -511,7 +537,7 @@ public final class LeanReader {
         if (count == 0) {
             return;
         }
-        Object[] values = objectScratch(count);
+        Object[] values = scratch.at(depth, count);
         ObjectStreamField[] fields = slot.fields;
         int first = fields.length - count;
         depth++;
@@ -526,18 +552,6 @@ public final class LeanReader {
             depth--;
             java.util.Arrays.fill(values, 0, count, null);
         }
-    }
-
-    /** A scratch array for one nesting depth's object field values (kept, so a call allocates none). */
-    private Object[] objectScratch(int count) {
-        if (depth >= objectScratch.length) {
-            objectScratch = java.util.Arrays.copyOf(objectScratch, 2 * depth + 2);
-        }
-        Object[] values = objectScratch[depth];
-        if (values == null || values.length < count) {
-            values = objectScratch[depth] = new Object[Math.max(count, 8)];
-        }
-        return values;
     }
 
     private Object resolve(LeanClass lean, int handle, Object obj, boolean unshared) throws IOException {

@@ -42,7 +42,7 @@ public final class LeanWriter {
     private int nextHandle;
     private ObjectOutputStream facade;
     private byte[] primScratch = new byte[64];
-    private Object[][] objectScratch = new Object[8][];
+    private final ObjectScratch scratch = new ObjectScratch();
     private int depth;
     /** The object and class whose writeObject runs (for defaultWriteObject and putFields), or null. */
     private Object currentObject;
@@ -149,6 +149,35 @@ public final class LeanWriter {
         checkUsable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
         out.write(b, off, len);
+    }
+
+    public void writeBoolean(boolean v) throws IOException {
+        writeByte(v ? 1 : 0);
+    }
+
+    public void writeChar(int v) throws IOException {
+        writeShort(v);
+    }
+
+    public void writeFloat(float v) throws IOException {
+        writeInt(Float.floatToIntBits(v));
+    }
+
+    public void writeDouble(double v) throws IOException {
+        writeLong(Double.doubleToLongBits(v));
+    }
+
+    /** DataOutput.writeBytes: each char's low byte. */
+    public void writeBytes(String s) throws IOException {
+        for (int i = 0; i < s.length(); i++) {
+            writeByte(s.charAt(i));
+        }
+    }
+
+    public void writeChars(String s) throws IOException {
+        for (int i = 0; i < s.length(); i++) {
+            writeShort(s.charAt(i));
+        }
     }
 
     /** writeUTF's contract (modified UTF-8, at most 65535 bytes), in the lean string form. */
@@ -399,7 +428,7 @@ public final class LeanWriter {
         if (count == 0) {
             return;
         }
-        Object[] values = objectScratch(count);
+        Object[] values = scratch.at(depth, count);
         depth++;
         try {
             JdkSerialClasses.getObjValues(slot.desc, obj, values);
@@ -412,19 +441,6 @@ public final class LeanWriter {
             java.util.Arrays.fill(values, 0, count, null);
             depth--;
         }
-    }
-
-    /** A scratch array for one nesting depth's object field values (kept, so a call allocates none). */
-    private Object[] objectScratch(int count) {
-        if (depth >= objectScratch.length) {
-            objectScratch = java.util.Arrays.copyOf(objectScratch, 2 * depth + 2);
-        }
-        Object[] values = objectScratch[depth];
-        if (values == null || values.length < count) {
-            values = objectScratch[depth] = new Object[Math.max(count, 8)];
-        }
-        // getObjValues fills exactly count entries; a longer array is fine (the JDK writes from 0).
-        return values;
     }
 
     private void checkUsable() throws IOException {

@@ -160,6 +160,22 @@ public final class Corpus {
         return s;
     }
 
+    /** An object's bytes under JDK serialization. */
+    public static byte[] jdkBytes(Object obj) throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(obj);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** What JDK serialization reads back of an object. */
+    public static Object jdkRoundTrip(Object obj) throws IOException, ClassNotFoundException {
+        try (ObjectInputStream in = new ObjectInputStream(new java.io.ByteArrayInputStream(jdkBytes(obj)))) {
+            return in.readObject();
+        }
+    }
+
     public static float[] floats(int n) {
         float[] f = new float[n];
         for (int i = 0; i < n; i++) {

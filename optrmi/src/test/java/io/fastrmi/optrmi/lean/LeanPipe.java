@@ -3,8 +3,6 @@ package io.fastrmi.optrmi.lean;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,16 +52,10 @@ final class LeanPipe {
     }
 
     static byte[] jdkBytes(Object obj) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(obj);
-        }
-        return bytes.toByteArray();
+        return Corpus.jdkBytes(obj);
     }
 
     static Object jdkRoundTrip(Object obj) throws IOException, ClassNotFoundException {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(jdkBytes(obj)))) {
-            return in.readObject();
-        }
+        return Corpus.jdkRoundTrip(obj);
     }
 }
