@@ -18,12 +18,15 @@ import java.rmi.server.UID;
 final class LeanConnectionOutputStream extends ConnectionOutputStream implements LeanObjectOutput {
 
     private final LeanWriter writer;
+    private final Runnable afterMessage;
     private UID ackID;
     private DGCAckHandler dgcAckHandler;
 
-    LeanConnectionOutputStream(LeanWriter writer, boolean resultStream) throws IOException {
+    /** {@code afterMessage} runs once each message has gone out (it closes a connection whose input failed). */
+    LeanConnectionOutputStream(LeanWriter writer, boolean resultStream, Runnable afterMessage) throws IOException {
         super(NoConnection.INSTANCE, resultStream);
         this.writer = writer;
+        this.afterMessage = afterMessage;
     }
 
     @Override
@@ -67,8 +70,9 @@ final class LeanConnectionOutputStream extends ConnectionOutputStream implements
         try {
             writer.endMessage(false);
         } catch (IOException e) {
-            // The writer is broken; the next use of this connection fails and RMI closes it.
+            // The writer is broken; the next use of this connection closes it.
         }
+        afterMessage.run();
     }
 
     @Override

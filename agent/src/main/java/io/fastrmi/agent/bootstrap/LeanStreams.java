@@ -64,8 +64,8 @@ public final class LeanStreams {
                         .asType(MethodType.methodType(OutputStream.class, Object.class));
                 CONNECTION_INPUT = rmi.findVirtual(connection, "getInputStream", MethodType.methodType(InputStream.class))
                         .asType(MethodType.methodType(InputStream.class, Object.class));
-                NEW_OUTPUT = rmi.findConstructor(output, MethodType.methodType(void.class, LeanWriter.class, boolean.class))
-                        .asType(MethodType.methodType(LeanObjectOutput.class, LeanWriter.class, boolean.class));
+                NEW_OUTPUT = rmi.findConstructor(output, MethodType.methodType(void.class, LeanWriter.class, boolean.class, Runnable.class))
+                        .asType(MethodType.methodType(LeanObjectOutput.class, LeanWriter.class, boolean.class, Runnable.class));
                 NEW_INPUT = rmi.findConstructor(input, MethodType.methodType(void.class, LeanReader.class, Consumer.class))
                         .asType(MethodType.methodType(LeanObjectInput.class, LeanReader.class, Consumer.class));
                 DGC_ACK_NEEDED = MethodHandles.privateLookupIn(connectionInput, MethodHandles.lookup())
@@ -127,9 +127,12 @@ public final class LeanStreams {
         if (streams == null) {
             return null;
         }
-        streams.checkUsable();
+        if (streams.writer.isBroken()) {
+            streams.close("its lean output failed earlier");
+        }
         if (streams.output == null) {
-            streams.output = (LeanObjectOutput) make(() -> (LeanObjectOutput) Rmi.NEW_OUTPUT.invokeExact(streams.writer, resultStream));
+            streams.output = (LeanObjectOutput) make(() -> (LeanObjectOutput) Rmi.NEW_OUTPUT.invokeExact(streams.writer,
+                    resultStream, (Runnable) streams::afterMessage));
         }
         streams.output.beginMessage();
         return streams.output;
@@ -141,7 +144,9 @@ public final class LeanStreams {
         if (streams == null) {
             return null;
         }
-        streams.checkUsable();
+        if (streams.reader.isBroken()) {
+            streams.close("its lean input failed earlier");
+        }
         if (streams.input == null) {
             streams.input = (LeanObjectInput) make(() -> (LeanObjectInput) Rmi.NEW_INPUT.invokeExact(streams.reader, RENEW_INPUT));
         }
@@ -164,11 +169,29 @@ public final class LeanStreams {
         return (LeanStreams) streams;
     }
 
-    /** A lean stream that failed leaves the peer's tables unknowable: the connection closes, RMI makes another. */
-    private void checkUsable() throws IOException {
-        if (writer.isBroken() || reader.isBroken()) {
-            socket.close();
-            throw new IOException("FastRMI closed a connection whose lean stream failed earlier");
+    /** A connection whose lean stream failed is not used again: it closes, and RMI makes another. */
+    private void close(String why) throws IOException {
+        socket.close();
+        throw new IOException("FastRMI closed a connection: " + why);
+    }
+
+    /**
+     * After each message this connection sent: when the call's input failed to decode (a class
+     * that differs, a filter's rejection), the reply that says so is out now and the connection
+     * closes; nothing more of the failed input is read (RMI's client drops such a connection too).
+     */
+    private void afterMessage() {
+        if (reader.isBroken()) {
+            try {
+                writer.flush();
+            } catch (IOException e) {
+                // The connection is going anyway.
+            }
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // Closing is all that was left to do.
+            }
         }
     }
 

@@ -43,10 +43,13 @@ final class ItSupport {
         return feature >= 22 ? "ucx:shm" : "tcp";
     }
 
-    /** A config file in {@code dir} that makes this host inside with {@code transport} first, then tcp. */
+    /**
+     * A config file in {@code dir} that makes this host inside with {@code transport} first, then tcp,
+     * and every optimization (the lean format), as the built-in config has them.
+     */
     static Path transportConfig(Path dir, String transport) throws IOException {
         Path config = dir.resolve("fastrmi.conf");
-        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        Files.write(config, List.of("[host local]", "optimize = on", "optimizations = all", "transports = " + transport + ", tcp"));
         return config;
     }
 

@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The lean wire format between two agent JVMs, as a user's RMI job meets it: every shape of the
  * corpus echoed back arrives as the JDK's serialization gives it, on JDK 25 and 17; remote objects
  * passed as arguments are called back; a class that differs between the two JVMs fails with an
- * InvalidClassException naming it and what differs; a JEP 290 filter (jdk.serialFilter) rejects on
- * the lean path what it rejects on stock RMI; and the connection's next call still works.
+ * InvalidClassException naming it and what differs; a JEP 290 filter (jdk.serialFilter, and the
+ * registry's own) rejects on the lean path what it rejects on stock RMI; and the next call still works.
  */
 class LeanRmiIT {
 
@@ -110,5 +110,16 @@ class LeanRmiIT {
             assertEquals("returned after", run.line("AFTER"));
         }
         assertEquals(stock.line("POINT"), lean.line("POINT"));
+    }
+
+    @Test
+    void theRegistrysFilterRejectsOnTheLeanPathWhatItRejectsOnStockRmi() throws Exception {
+        Run lean = run(Jdk.of(25), "registry", true, s -> s, c -> c);
+        Run stock = run(Jdk.of(25), "registry-stock", false, s -> s, c -> c);
+        for (Run run : List.of(lean, stock)) {
+            assertTrue(run.line("REGISTRY").contains("filter status: REJECTED"), run.line("REGISTRY"));
+            assertEquals("returned after", run.line("AFTER"));
+        }
+        assertEquals(stock.line("REGISTRY"), lean.line("REGISTRY"));
     }
 }

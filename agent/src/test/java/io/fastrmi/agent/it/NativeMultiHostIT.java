@@ -40,7 +40,7 @@ class NativeMultiHostIT {
         TestNetwork.requireAvailable();
         Path dir = ItSupport.directory("native-hosts-" + transport);
         try (TestNetwork net = TestNetwork.create("host1", "host2")) {
-            Path config = hostsConfig(net, dir, List.of(), "optimize = on", "transports = " + transport + ", tcp");
+            Path config = hostsConfig(net, dir, List.of(), "optimize = on", "optimizations = all", "transports = " + transport + ", tcp");
 
             assertEverySampleConnectionIsOn(transport, net, config, dir);
 

@@ -19,6 +19,7 @@ import java.util.List;
  * {@code SHAPE name: same|DIFFERENT|threw ...}, then {@code CALLBACK n} (a remote object passed as an
  * argument and called back), {@code VERSIONED outcome} (a class whose serialVersionUID is
  * {@code -Dlean.it.uid}, 1 by default), {@code POINT outcome} (a class a serial filter may reject),
+ * {@code REGISTRY outcome} (a bind the registry's built-in filter rejects),
  * {@code AFTER outcome} (a call after those), and {@code DONE}.
  */
 public final class LeanEchoMain {
@@ -37,6 +38,16 @@ public final class LeanEchoMain {
     public static final class Versioned implements Serializable {
         private static final long serialVersionUID = Long.getLong("lean.it.uid", 1L);
         int value = 7;
+    }
+
+    /** A serializable handler that is no remote stub: the registry's built-in filter refuses it in a bind. */
+    public static final class CarriedHandler implements java.lang.reflect.InvocationHandler, Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) {
+            return null;
+        }
     }
 
     private LeanEchoMain() {
@@ -107,6 +118,13 @@ public final class LeanEchoMain {
         UnicastRemoteObject.unexportObject(counter, true);
         System.out.println("VERSIONED " + outcome(() -> echo.echo(new Versioned())));
         System.out.println("POINT " + outcome(() -> echo.echo(new Corpus.Point(1, 2))));
+        Registry registry = LocateRegistry.getRegistry("127.0.0.1", port);
+        Remote smuggler = (Remote) java.lang.reflect.Proxy.newProxyInstance(LeanEchoMain.class.getClassLoader(),
+                new Class<?>[] {Remote.class}, new CarriedHandler());
+        System.out.println("REGISTRY " + outcome(() -> {
+            registry.rebind("smuggled", smuggler);
+            return "bound";
+        }));
         System.out.println("AFTER " + outcome(() -> echo.echo("after")));
         System.out.println("DONE");
         System.exit(0);

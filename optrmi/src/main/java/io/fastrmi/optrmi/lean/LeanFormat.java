@@ -8,9 +8,10 @@ package io.fastrmi.optrmi.lean;
  * message has {@link #LAST_FRAME} set. The reader reads whole frames and never past the last one,
  * so RMI's own bytes after a message (the next call, a DGC ack) are never consumed. A
  * {@link #DESCRIPTOR_FRAME} carries the class descriptors that the data frames after it are the
- * first to use: the reader takes them into its class table whatever becomes of the data, so a
- * message whose data fails to decode (a class that differs, a filter's rejection) is skipped to
- * its end and the connection goes on with both tables still in step.
+ * first to use: the reader takes them into its class table whatever becomes of the data, so the
+ * tables stay in step when a reader skips data it did not read. A message whose data fails to
+ * decode (a class that differs, a filter's rejection) is not read further: its connection closes
+ * once the reply (RMI's exception) is out.
  *
  * <p><b>Values.</b> Primitives are written as {@code DataOutput} writes them (big-endian), with no
  * block-data framing. Objects are tagged: {@link #NULL}; {@link #REF} and a handle (objects of this

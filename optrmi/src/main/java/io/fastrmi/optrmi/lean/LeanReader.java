@@ -90,9 +90,17 @@ public final class LeanReader {
         this.facade = facade;
     }
 
-    /** Ends the message: skips what was not read of it and forgets its handles. */
+    /**
+     * Ends the message: skips what was not read of it and forgets its handles. A message whose
+     * data failed to decode is not read further (a filter's rejection must not make us read on, as
+     * stock RMI does not): the reader is then broken, and its connection closes, as RMI's client
+     * closes a connection after any RemoteException.
+     */
     public void endMessage() throws IOException {
         try {
+            if (broken == null && messageFailed != null) {
+                broken = messageFailed;
+            }
             if (broken == null) {
                 in.endMessage();
             }
@@ -113,8 +121,9 @@ public final class LeanReader {
         }
     }
 
+    /** Whether this reader failed (its current message included): its connection must close. */
     public boolean isBroken() {
-        return broken != null;
+        return broken != null || messageFailed != null;
     }
 
     public long bytesRead() {
@@ -729,9 +738,9 @@ public final class LeanReader {
     }
 
     /**
-     * A failure of the frames or descriptors loses this direction for good; one of a message's data
-     * (a class that differs, a filter's rejection, bytes a class's readObject refuses) loses that
-     * message only: it is skipped to its end, and the tables are still in step.
+     * A failure of the frames or descriptors loses this direction at once; one of a message's data
+     * (a class that differs, a filter's rejection, bytes a class's readObject refuses) fails the rest
+     * of that message, and the reader when the message ends (see {@link #endMessage}).
      */
     private void fail(Throwable e) {
         if (in.framingBroken()) {
