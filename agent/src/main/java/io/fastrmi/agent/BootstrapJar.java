@@ -56,7 +56,8 @@ final class BootstrapJar {
         inst.appendToSystemClassLoaderSearch(new JarFile(jar.toFile()));
     }
 
-    private static Path agentJar() throws IOException {
+    /** The agent jar, or the classes directory when run from a build. */
+    static Path agentJar() throws IOException {
         try {
             return Path.of(BootstrapJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | RuntimeException e) {

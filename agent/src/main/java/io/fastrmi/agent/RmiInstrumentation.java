@@ -98,6 +98,10 @@ final class RmiInstrumentation implements ClassFileTransformer {
                     inst.redefineModule(rmi, Set.of(helpers), Map.of(),
                             Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
                             Set.of(), Map.of());
+                    // The lean format: advice inlined into ObjectOutputStream/ObjectInputStream calls
+                    // the helpers, which read the JDK's serialization metadata in java.io.
+                    inst.redefineModule(Object.class.getModule(), Set.of(helpers), Map.of(),
+                            Map.of("java.io", Set.of(helpers)), Set.of(), Map.of());
                     try {
                         BootstrapJar.appendWeaverToSystemClassPath(inst);
                     } catch (IOException e) {

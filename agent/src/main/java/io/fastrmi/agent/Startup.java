@@ -28,40 +28,14 @@ final class Startup {
     }
 
     /**
-     * The lean format reads the JDK's serialization metadata (java.io, opened to the runtime), and
-     * the advice inlined into ObjectOutputStream and ObjectInputStream calls the runtime (java.base
-     * reads it). Offered in handshakes once that is set up; what the format reads of java.io is looked
-     * up on the first lean connection (LeanStreams), which fails clearly if this JDK lacks it.
+     * The lean format: the agent says where its rmi-patch classes are and offers the format. All
+     * else waits for RMI: java.base's edges to the helpers when the weaver starts (RmiInstrumentation),
+     * the classes and java.io's metadata on the first lean connection (LeanStreams), which fails
+     * clearly if this JDK lacks what it needs.
      */
-    private static void installLeanFormat(Instrumentation inst, Module helpers) {
-        inst.redefineModule(Object.class.getModule(), Set.of(helpers), Map.of(), Map.of("java.io", Set.of(helpers)),
-                Set.of(), Map.of());
-        // The JDK's serialization classes are not touched here: loaded now, they would be woven now,
-        // and Byte Buddy would load at every JVM's start instead of at RMI's first class.
-        String unavailable = carryRmiPatch();
-        if (unavailable == null) {
-            io.fastrmi.fastsockets.handshake.Negotiation.leanFormatInstalled();
-        } else {
-            System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.WARNING,
-                    "FastRMI: the lean wire format is off in this JVM: " + unavailable);
-        }
-    }
-
-    /** Reads the classes of src/rmi-patch from the agent jar for LeanStreams; why not, or null. */
-    private static String carryRmiPatch() {
-        Map<String, byte[]> classes = new java.util.HashMap<>();
-        for (String name : io.fastrmi.agent.bootstrap.LeanStreams.PATCH_CLASSES) {
-            try (java.io.InputStream in = Startup.class.getResourceAsStream(io.fastrmi.agent.bootstrap.LeanStreams.PATCH + name + ".class")) {
-                if (in == null) {
-                    return "the agent jar lacks " + io.fastrmi.agent.bootstrap.LeanStreams.PATCH + name + ".class";
-                }
-                classes.put(name, in.readAllBytes());
-            } catch (java.io.IOException e) {
-                return "cannot read " + name + " from the agent jar: " + e.getMessage();
-            }
-        }
-        io.fastrmi.agent.bootstrap.LeanStreams.carry(classes);
-        return null;
+    private static void installLeanFormat() throws java.io.IOException {
+        io.fastrmi.agent.bootstrap.RmiPatch.carriedBy(BootstrapJar.agentJar());
+        io.fastrmi.fastsockets.handshake.Installation.leanFormatInstalled();
     }
 
     /**
@@ -76,7 +50,7 @@ final class Startup {
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
                 config.waitMode());
         Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
-        installLeanFormat(inst, helpers);
+        installLeanFormat();
         RmiInstrumentation.install(inst, helpers);
         if (config.scope() == FastRmiConfig.Scope.JVM) {
             installJvmScope(inst);

@@ -32,13 +32,6 @@ import java.util.function.Consumer;
  */
 public final class LeanStreams {
 
-    /** Where the agent jar carries the classes of src/rmi-patch. */
-    public static final String PATCH = "/META-INF/fastrmi/rmi-patch/sun/rmi/transport/";
-    public static final java.util.List<String> PATCH_CLASSES =
-            java.util.List.of("LeanConnectionOutputStream$NoConnection", "LeanConnectionOutputStream", "LeanConnectionInputStream");
-    /** Their bytes, handed over by the agent at start (the boot class path cannot read the agent jar's resources). */
-    private static volatile java.util.Map<String, byte[]> patchClasses = java.util.Map.of();
-
     /** Made once, when the first lean connection makes its streams. */
     private static final class Rmi {
         static final MethodHandle CONNECTION_OUTPUT;
@@ -76,11 +69,7 @@ public final class LeanStreams {
         }
 
         private static byte[] patchClass(String name) throws IOException {
-            byte[] bytes = patchClasses.get(name);
-            if (bytes == null) {
-                throw new IOException("the agent did not carry " + PATCH + name + ".class");
-            }
-            return bytes;
+            return RmiPatch.classBytes(name);
         }
     }
 
@@ -101,11 +90,6 @@ public final class LeanStreams {
         }
         return obj;
     };
-
-    /** At start: the classes of src/rmi-patch, by name (see {@link #PATCH_CLASSES}). */
-    public static void carry(java.util.Map<String, byte[]> classes) {
-        patchClasses = java.util.Map.copyOf(classes);
-    }
 
     private final Socket socket;
     private final LeanWriter writer;

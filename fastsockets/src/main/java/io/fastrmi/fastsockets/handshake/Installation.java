@@ -45,6 +45,18 @@ public final class Installation {
         return current.policyFor(current.usesHostNames() ? address.getHostName() : null, address);
     }
 
+    private static volatile boolean leanFormat;
+
+    /** The agent put the lean format under RMI's streams: its optimizations are offered and accepted from now on. */
+    public static void leanFormatInstalled() {
+        leanFormat = true;
+    }
+
+    /** Whether the lean format is in place in this JVM (see {@link Negotiation}). */
+    static boolean leanFormat() {
+        return leanFormat;
+    }
+
     /** Whether the agent installed FastRMI: RMI gets FastRMI's socket factory only then. */
     public static boolean installed() {
         return config != null;

@@ -20,18 +20,11 @@ public final class Negotiation {
     static final Handshake.Transport TCP = new Handshake.Transport(TransportName.TCP, "");
     /**
      * The lean-format optimizations in effect in this JVM: none until the agent has put the lean
-     * format under RMI's streams ({@link #leanFormatInstalled}). Only these are offered or accepted,
-     * so an answer never claims what is not in effect.
+     * format under RMI's streams ({@link Installation#leanFormatInstalled}). Only these are offered or
+     * accepted, so an answer never claims what is not in effect.
      */
-    private static volatile Set<Optimization> implemented = Set.of();
-
-    /** The agent put the lean format in place: from now on its optimizations are offered and accepted. */
-    public static void leanFormatInstalled() {
-        implemented = Optimization.all();
-    }
-
     static Set<Optimization> implementedOptimizations() {
-        return implemented;
+        return Installation.leanFormat() ? Optimization.all() : Set.of();
     }
 
     private Negotiation() {
@@ -60,7 +53,7 @@ public final class Negotiation {
         transports.add(TCP);
         Set<Optimization> optimizations = EnumSet.noneOf(Optimization.class);
         optimizations.addAll(policy.optimizations());
-        optimizations.retainAll(implemented);
+        optimizations.retainAll(implementedOptimizations());
         return new Handshake.Offer(local, optimizations, transports);
     }
 
@@ -89,7 +82,7 @@ public final class Negotiation {
         Set<Optimization> accepted = EnumSet.noneOf(Optimization.class);
         accepted.addAll(offer.optimizations());
         accepted.retainAll(policyForClient.optimizations());
-        accepted.retainAll(implemented);
+        accepted.retainAll(implementedOptimizations());
         transport = chooseTransport(offer, policyForClient, usable);
         return new Handshake.Answer(true, "", local, accepted, transport);
     }
