@@ -72,6 +72,10 @@ final class LeanClass {
         }
     };
 
+    private static final java.util.concurrent.atomic.AtomicInteger INDEXES = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A number of this class's own in this JVM, so a writer's class table is an array. */
+    final int index = INDEXES.getAndIncrement();
     final Class<?> type;
     final byte kind;
     /** The JDK's descriptor (lookupAny: also for classes that are not serializable). */
@@ -112,6 +116,26 @@ final class LeanClass {
         }
         this.slots = layout;
         this.invalid = problem;
+    }
+
+    /** 1 once the JDK's check passed; until then (and for a refused class, every time) it is asked. */
+    private volatile byte serializeChecked;
+    private volatile byte deserializeChecked;
+
+    /** The JDK's {@code checkSerialize}, asked once: its answer is the class's, not the object's. */
+    void checkSerialize() throws InvalidClassException {
+        if (serializeChecked != 1) {
+            JdkSerialClasses.checkSerialize(desc);
+            serializeChecked = 1;
+        }
+    }
+
+    /** The JDK's {@code checkDeserialize}, asked once. */
+    void checkDeserialize() throws InvalidClassException {
+        if (deserializeChecked != 1) {
+            JdkSerialClasses.checkDeserialize(desc);
+            deserializeChecked = 1;
+        }
     }
 
     static LeanClass of(Class<?> type) {

@@ -404,7 +404,7 @@ public final class LeanReader {
     }
 
     private Object readSerial(Entry entry, LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
-        JdkSerialClasses.checkDeserialize(lean.desc);
+        lean.checkDeserialize();
         Object obj = JdkSerialClasses.newInstance(lean.desc);
         int handle = reserve(unshared);
         if (!unshared) {
@@ -489,7 +489,7 @@ public final class LeanReader {
     }
 
     private Object readExternal(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
-        JdkSerialClasses.checkDeserialize(lean.desc);
+        lean.checkDeserialize();
         Object obj = JdkSerialClasses.newInstance(lean.desc);
         int handle = reserve(unshared);
         if (!unshared) {

@@ -8,8 +8,6 @@ import java.io.ObjectOutput;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamField;
 import java.io.OutputStream;
-import java.util.IdentityHashMap;
-import java.util.Map;
 
 /**
  * The sending end of one direction of a connection in the lean format ({@link LeanFormat}). It
@@ -37,7 +35,9 @@ public final class LeanWriter {
     private final OutBuffer out;
     private final Replacer replacer;
     private final Annotator annotator;
-    private final Map<Class<?>, Integer> classIds = new IdentityHashMap<>();
+    /** The class table: by {@link LeanClass#index}, the id sent plus one (0: not sent yet). */
+    private int[] classIds = new int[64];
+    private int classCount;
     private final IdentityHandles handles = new IdentityHandles();
     private int nextHandle;
     private ObjectOutputStream facade;
@@ -290,14 +290,14 @@ public final class LeanWriter {
                 out.writeVarint(((Enum<?>) obj).ordinal());
             }
             case LeanFormat.KIND_SERIAL, LeanFormat.KIND_PROXY, LeanFormat.KIND_RECORD -> {
-                JdkSerialClasses.checkSerialize(lean.desc);
+                lean.checkSerialize();
                 out.writeByte(LeanFormat.OBJECT);
                 writeClass(lean);
                 assign(obj, orig, unshared);
                 writeSerialData(obj, lean);
             }
             case LeanFormat.KIND_EXTERNAL -> {
-                JdkSerialClasses.checkSerialize(lean.desc);
+                lean.checkSerialize();
                 out.writeByte(LeanFormat.OBJECT);
                 writeClass(lean);
                 assign(obj, orig, unshared);
@@ -323,16 +323,19 @@ public final class LeanWriter {
     }
 
     private void writeClass(LeanClass lean) throws IOException {
-        Integer id = classIds.get(lean.type);
-        if (id != null) {
-            out.writeVarint(id);
+        int index = lean.index;
+        if (index < classIds.length && classIds[index] != 0) {
+            out.writeVarint(classIds[index] - 1);
             return;
         }
-        int newId = classIds.size();
+        if (index >= classIds.length) {
+            classIds = java.util.Arrays.copyOf(classIds, Math.max(index + 1, 2 * classIds.length));
+        }
+        int newId = classCount++;
         OutBuffer descriptors = out.descriptors();
         descriptors.writeVarint(newId);
         lean.writeDescriptor(descriptors, annotationOf(lean));
-        classIds.put(lean.type, newId);
+        classIds[index] = newId + 1;
         out.writeVarint(newId);
     }
 
