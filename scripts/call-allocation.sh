@@ -17,6 +17,8 @@ if [[ $# -ne 3 ]]; then
 	exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench-pair.sh
+. "$root/scripts/bench-pair.sh"
 mode=$1 kernels=$2 calls=$3
 jdk=$("$root/scripts/jdk.sh" home 22)
 cp="$root/netpipe-java/target/classes:$root/testkit/target/classes:$root/samples/target/classes:$root/optrmi/target/classes"
@@ -41,12 +43,7 @@ mkfifo "$work/server-in"
 "$jdk/bin/java" "${agent[@]}" -cp "$cp" io.fastrmi.netpipe.bench.BenchServer <"$work/server-in" >"$work/server.out" 2>&1 &
 server=$!
 exec 3>"$work/server-in"
-for ((i = 0; i < 300; i++)); do
-	grep -q '^READY' "$work/server.out" && break
-	sleep 0.1
-done
-port=$(awk '/^READY/ {print $2}' "$work/server.out")
-[[ -n $port ]] || { echo "call-allocation.sh: the server did not start:" >&2; cat "$work/server.out" >&2; exit 1; }
+port=$(await_port call-allocation.sh "$work/server.out")
 "$jdk/bin/java" "${agent[@]}" -cp "$cp" io.fastrmi.netpipe.bench.BenchClient 127.0.0.1 "$port" \
 	--kernels "$kernels" --calls "$calls" --warmup "$calls" >"$work/client.out" 2>&1 || { cat "$work/client.out" >&2; exit 1; }
 echo quit >&3

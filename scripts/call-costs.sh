@@ -26,6 +26,8 @@ fi
 command -v perf >/dev/null || { echo "call-costs.sh: needs perf (apt-get install linux-perf)" >&2; exit 1; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench-pair.sh
+. "$root/scripts/bench-pair.sh"
 mode=$1 kernel=$2 calls=$3
 shift 3
 jdk=$("$root/scripts/jdk.sh" home 22)
@@ -60,12 +62,7 @@ perf stat -x, "${events[@]}" -o "$work/server.stat" "$jdk/bin/java" "${agent[@]}
 	io.fastrmi.netpipe.bench.BenchServer <"$work/server-in" >"$work/server.out" 2>&1 &
 server=$!
 exec 3>"$work/server-in"
-for ((i = 0; i < 300; i++)); do
-	grep -q '^READY' "$work/server.out" && break
-	sleep 0.1
-done
-port=$(awk '/^READY/ {print $2}' "$work/server.out")
-[[ -n $port ]] || { echo "call-costs.sh: the server did not start:" >&2; cat "$work/server.out" >&2; exit 1; }
+port=$(await_port call-costs.sh "$work/server.out")
 perf stat -x, "${events[@]}" -o "$work/client.stat" "$jdk/bin/java" "${agent[@]}" -cp "$cp" \
 	io.fastrmi.netpipe.bench.BenchClient 127.0.0.1 "$port" --kernels "$kernel" --calls "$calls" --warmup "$calls" \
 	>"$work/client.out" 2>&1 || { cat "$work/client.out" >&2; exit 1; }

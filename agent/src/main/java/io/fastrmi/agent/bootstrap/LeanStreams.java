@@ -141,12 +141,16 @@ public final class LeanStreams {
         return streams.input;
     }
 
+    /** The connection's lean streams; the handshake's answer is looked at only until they exist. */
     private static LeanStreams of(Object connection) throws IOException {
-        if (!(RmiCalls.Peers.socketOf(connection) instanceof FastSocket socket) || !socket.negotiatedLean()) {
+        if (!(RmiCalls.Peers.socketOf(connection) instanceof FastSocket socket)) {
             return null;
         }
         Object streams = socket.leanStreams();
         if (streams == null) {
+            if (!socket.negotiatedLean()) {
+                return null;
+            }
             streams = make(() -> new LeanStreams(socket, connection));
             socket.leanStreams(streams);
         }

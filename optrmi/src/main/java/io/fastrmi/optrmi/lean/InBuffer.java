@@ -35,14 +35,13 @@ final class InBuffer {
     private boolean lastFrameLoaded;
     private boolean started;
     private long limit = Long.MAX_VALUE;
+    private final DescriptorReader descriptorReader;
+    private boolean framingBroken;
 
     /** Takes the class descriptors of a descriptor frame into the class table. */
     interface DescriptorReader {
         void read(InBuffer frame) throws IOException;
     }
-
-    private final DescriptorReader descriptorReader;
-    private boolean framingBroken;
 
     InBuffer(InputStream source, DescriptorReader descriptorReader) {
         this.source = source;
@@ -194,7 +193,7 @@ final class InBuffer {
 
     /** One byte, or -1 at the limit or the end of the message. */
     int read() throws IOException {
-        if (atLimit() || end == pos && lastFrameLoaded) {
+        if (atLimit() || exhausted()) {
             return -1;
         }
         loadSome(1);
@@ -206,7 +205,7 @@ final class InBuffer {
         if (len == 0) {
             return 0;
         }
-        if (atLimit() || end == pos && lastFrameLoaded) {
+        if (atLimit() || exhausted()) {
             return -1;
         }
         int n = loadSome(len);
@@ -217,7 +216,7 @@ final class InBuffer {
 
     long skip(long n) throws IOException {
         long skipped = 0;
-        while (skipped < n && !atLimit() && !(end == pos && lastFrameLoaded)) {
+        while (skipped < n && !atLimit() && !exhausted()) {
             int step = loadSome((int) Math.min(n - skipped, Integer.MAX_VALUE));
             pos += step;
             skipped += step;
@@ -237,7 +236,7 @@ final class InBuffer {
                 pos += length;
                 return s;
             }
-            byte[] bytes = readGrowing(length, 1);
+            byte[] bytes = readGrowing(length);
             return new String(bytes, StandardCharsets.ISO_8859_1);
         }
         char[] chars = new char[Math.min(length, GROWTH_STEP)];
@@ -416,7 +415,7 @@ final class InBuffer {
         return framingBroken;
     }
 
-    /** True when the loaded data holds nothing more (a descriptor frame read to its end). */
+    /** True when the message's data is all read (its last frame loaded and consumed). */
     boolean exhausted() {
         return pos == end && lastFrameLoaded;
     }
@@ -433,7 +432,7 @@ final class InBuffer {
         return v;
     }
 
-    private byte[] readGrowing(int length, int unit) throws IOException {
+    private byte[] readGrowing(int length) throws IOException {
         byte[] bytes = new byte[Math.min(length, GROWTH_STEP)];
         int filled = 0;
         while (filled < length) {

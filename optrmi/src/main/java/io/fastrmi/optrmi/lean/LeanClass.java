@@ -118,23 +118,23 @@ final class LeanClass {
         this.invalid = problem;
     }
 
-    /** 1 once the JDK's check passed; until then (and for a refused class, every time) it is asked. */
-    private volatile byte serializeChecked;
-    private volatile byte deserializeChecked;
+    /** Set once the JDK's check passed; until then (and for a refused class, every time) it is asked. */
+    private volatile boolean serializeChecked;
+    private volatile boolean deserializeChecked;
 
     /** The JDK's {@code checkSerialize}, asked once: its answer is the class's, not the object's. */
     void checkSerialize() throws InvalidClassException {
-        if (serializeChecked != 1) {
+        if (!serializeChecked) {
             JdkSerialClasses.checkSerialize(desc);
-            serializeChecked = 1;
+            serializeChecked = true;
         }
     }
 
     /** The JDK's {@code checkDeserialize}, asked once. */
     void checkDeserialize() throws InvalidClassException {
-        if (deserializeChecked != 1) {
+        if (!deserializeChecked) {
             JdkSerialClasses.checkDeserialize(desc);
-            deserializeChecked = 1;
+            deserializeChecked = true;
         }
     }
 

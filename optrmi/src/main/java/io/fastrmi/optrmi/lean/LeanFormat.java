@@ -37,8 +37,6 @@ package io.fastrmi.optrmi.lean;
  */
 final class LeanFormat {
 
-    static final int VERSION = 1;
-
     static final byte NULL = 0;
     static final byte REF = 1;
     static final byte STRING = 2;

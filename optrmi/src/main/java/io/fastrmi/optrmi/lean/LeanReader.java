@@ -68,7 +68,6 @@ public final class LeanReader {
     private byte[] primScratch = new byte[64];
     private final ObjectScratch scratch = new ObjectScratch();
     private int depth;
-    private long objectsRead;
     private Object currentObject;
     private LeanClass.Slot currentSlot;
     private boolean currentSlotRead;
@@ -114,7 +113,6 @@ public final class LeanReader {
                 handles = new Object[64];
             }
             handleCount = 0;
-            objectsRead = 0;
             message++;
             facade = null;
             validations = null;
@@ -124,10 +122,6 @@ public final class LeanReader {
     /** Whether this reader failed (its current message included): its connection must close. */
     public boolean isBroken() {
         return broken != null || messageFailed != null;
-    }
-
-    public long bytesRead() {
-        return in.position();
     }
 
     public Object readObject(boolean unshared) throws IOException, ClassNotFoundException {
@@ -407,26 +401,11 @@ public final class LeanReader {
         lean.checkDeserialize();
         Object obj = JdkSerialClasses.newInstance(lean.desc);
         int handle = reserve(unshared);
-        if (!unshared) {
-            handles[handle] = obj;
-        }
+        finish(handle, obj, unshared);
         LeanClass.Slot[] slots = lean.slots;
         for (int i = 0; i < slots.length; i++) {
             LeanClass.Slot slot = slots[i];
-            boolean segment = entry.sent.slotWriteObject[i];
-            long savedLimit = 0;
-            int handlesAtEnd = 0;
-            if (segment) {
-                int length = in.readInt();
-                int count = in.readInt();
-                if (length < 0 || count < 0 || count > length || in.position() + length > in.limit()) {
-                    throw new StreamCorruptedException("lean stream: a writeObject segment of " + length + " bytes, "
-                            + count + " objects, in " + slot.desc.getName());
-                }
-                savedLimit = in.limit();
-                in.setLimit(in.position() + length);
-                handlesAtEnd = handleCount + count;
-            }
+            Segment segment = entry.sent.slotWriteObject[i] ? openSegment("a writeObject", slot.desc.getName()) : null;
             if (slot.readObject) {
                 Object savedObject = currentObject;
                 LeanClass.Slot savedSlot = currentSlot;
@@ -448,8 +427,8 @@ public final class LeanReader {
             } else {
                 readFields(obj, slot);
             }
-            if (segment) {
-                endSegment(savedLimit, handlesAtEnd);
+            if (segment != null) {
+                endSegment(segment);
             }
         }
         return resolve(lean, handle, obj, unshared);
@@ -482,9 +461,7 @@ public final class LeanReader {
             e.initCause(t);
             throw e;
         }
-        if (!unshared) {
-            handles[handle] = record;
-        }
+        finish(handle, record, unshared);
         return resolve(lean, handle, record, unshared);
     }
 
@@ -492,18 +469,8 @@ public final class LeanReader {
         lean.checkDeserialize();
         Object obj = JdkSerialClasses.newInstance(lean.desc);
         int handle = reserve(unshared);
-        if (!unshared) {
-            handles[handle] = obj;
-        }
-        int length = in.readInt();
-        int count = in.readInt();
-        if (length < 0 || count < 0 || count > length || in.position() + length > in.limit()) {
-            throw new StreamCorruptedException("lean stream: an Externalizable segment of " + length + " bytes, "
-                    + count + " objects, in " + lean.type.getName());
-        }
-        long savedLimit = in.limit();
-        in.setLimit(in.position() + length);
-        int handlesAtEnd = handleCount + count;
+        finish(handle, obj, unshared);
+        Segment segment = openSegment("an Externalizable", lean.type.getName());
         Object savedObject = currentObject;
         LeanClass.Slot savedSlot = currentSlot;
         currentObject = null;
@@ -518,7 +485,7 @@ public final class LeanReader {
             currentObject = savedObject;
             currentSlot = savedSlot;
         }
-        endSegment(savedLimit, handlesAtEnd);
+        endSegment(segment);
         return resolve(lean, handle, obj, unshared);
     }
 
@@ -582,7 +549,6 @@ public final class LeanReader {
         }
         int handle = handleCount++;
         handles[handle] = unshared ? UNSHARED : null;
-        objectsRead++;
         return handle;
     }
 
@@ -593,17 +559,35 @@ public final class LeanReader {
         return obj;
     }
 
+    /** A segment being read: where reading stops, and the handle count the writer reached in it. */
+    private record Segment(long outerLimit, int handlesAtEnd) {
+    }
+
+    /** Reads a segment's header and keeps reads within it; {@code what} and {@code owner} name it in errors. */
+    private Segment openSegment(String what, String owner) throws IOException {
+        int length = in.readInt();
+        int count = in.readInt();
+        if (length < 0 || count < 0 || count > length || in.position() + length > in.limit()) {
+            throw new StreamCorruptedException("lean stream: " + what + " segment of " + length + " bytes, "
+                    + count + " objects, in " + owner);
+        }
+        Segment segment = new Segment(in.limit(), handleCount + count);
+        in.setLimit(in.position() + length);
+        return segment;
+    }
+
     /**
      * Leaves a segment: what its reader left unread is skipped (it must all be there), and later
      * handles keep the writer's numbers.
      */
-    private void endSegment(long outerLimit, int handlesAtEnd) throws IOException {
+    private void endSegment(Segment segment) throws IOException {
         long end = in.limit();
         in.skip(end - in.position());
         if (in.position() != end) {
             throw new java.io.EOFException("lean stream: the message ended inside a writeObject's or writeExternal's data");
         }
-        in.setLimit(outerLimit);
+        in.setLimit(segment.outerLimit());
+        int handlesAtEnd = segment.handlesAtEnd();
         if (handlesAtEnd < handleCount) {
             throw new StreamCorruptedException("lean stream: a segment announced fewer objects than it held");
         }
@@ -707,7 +691,7 @@ public final class LeanReader {
         ObjectInputFilter.Status status;
         RuntimeException thrown = null;
         try {
-            status = filter.checkInput(new Info(type, arrayLength, depth + 1, objectsRead, in.position()));
+            status = filter.checkInput(new Info(type, arrayLength, depth + 1, handleCount, in.position()));
         } catch (RuntimeException e) {
             status = ObjectInputFilter.Status.REJECTED;
             thrown = e;

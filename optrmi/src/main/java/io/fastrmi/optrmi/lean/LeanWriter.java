@@ -106,11 +106,6 @@ public final class LeanWriter {
         }
     }
 
-    /** Bytes this writer has encoded (for the bench and the JFR event). */
-    public long bytesWritten() {
-        return out.written();
-    }
-
     public boolean isBroken() {
         return broken != null;
     }
@@ -180,7 +175,7 @@ public final class LeanWriter {
         }
     }
 
-    /** writeUTF's contract (modified UTF-8, at most 65535 bytes), in the lean string form. */
+    /** writeUTF: the string in the lean form (both ends are FastRMI's, so no 65535-byte limit). */
     public void writeUTF(String s) throws IOException {
         checkUsable();
         out.writeString(s);

@@ -14,9 +14,9 @@ import java.nio.ByteOrder;
  */
 final class OutBuffer {
 
-    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, java.nio.ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final int HEADER = 4;
     private static final int KEPT_CAPACITY = 4 * LeanFormat.FRAME_TARGET;
 
@@ -26,7 +26,6 @@ final class OutBuffer {
     private byte[] buf;
     private int pos = HEADER;
     private int openSegments;
-    private long written;
 
     OutBuffer(OutputStream sink) {
         this.sink = sink;
@@ -48,11 +47,6 @@ final class OutBuffer {
 
     private boolean holds() {
         return sink == null;
-    }
-
-    /** Bytes encoded since this buffer was made (a frame's payload counts when encoded). */
-    long written() {
-        return written + pos - HEADER + descriptors.pos - HEADER;
     }
 
     void writeByte(int v) throws IOException {
@@ -242,13 +236,11 @@ final class OutBuffer {
             int length = descriptors.pos - HEADER;
             INT.set(descriptors.buf, 0, length | LeanFormat.DESCRIPTOR_FRAME);
             sink.write(descriptors.buf, 0, descriptors.pos);
-            written += length;
             descriptors.pos = HEADER;
         }
         int length = pos - HEADER;
         INT.set(buf, 0, length | (last ? LeanFormat.LAST_FRAME : 0));
         sink.write(buf, 0, pos);
-        written += length;
         pos = HEADER;
     }
 

@@ -1,0 +1,19 @@
+# bench-pair.sh - sourced by the scripts that run one BenchServer/BenchClient pair (call-costs.sh,
+# call-allocation.sh): what they share.
+
+# await_port SCRIPT SERVER_OUT: the port the BenchServer printed in SERVER_OUT (READY PORT), waiting
+# up to 30 s; exits naming SCRIPT, with the server's output, when it did not start.
+await_port() {
+	local script=$1 out=$2 port
+	for ((i = 0; i < 300; i++)); do
+		grep -q '^READY' "$out" && break
+		sleep 0.1
+	done
+	port=$(awk '/^READY/ {print $2}' "$out")
+	if [[ -z $port ]]; then
+		echo "$script: the server did not start:" >&2
+		cat "$out" >&2
+		exit 1
+	fi
+	echo "$port"
+}
