@@ -65,6 +65,9 @@ public final class Doctor {
 
     /** Runs the checks; returns the exit code. */
     public int run(Optional<Path> configFile, Optional<Endpoint> endpoint, int timeoutMillis) {
+        // An agent JVM offers the lean format (the agent puts it under RMI at start): so does the
+        // doctor's offer, so that what it shows is what a negotiation from this JVM would get.
+        io.fastrmi.fastsockets.handshake.Installation.leanFormatInstalled();
         int code = 1;
         try {
             code = check(configFile, endpoint, timeoutMillis);

@@ -112,6 +112,16 @@ class DoctorTest {
     }
 
     @Test
+    void theLeanFormatIsOfferedAsAnAgentJvmOffersIt() throws Exception {
+        Path config = Files.writeString(dir.resolve("lean.conf"),
+                "[host 127.0.0.0/8]\noptimize = on\noptimizations = all\n");
+        try (FakeServer server = new FakeServer((offer, o) -> o.write(0x4f))) {
+            assertEquals(0, doctor(Optional.of(config), "127.0.0.1:" + server.port()), err::toString);
+        }
+        assertTrue(out.toString().contains("  optimizations      all (offered by this version: all)\n"), out::toString);
+    }
+
+    @Test
     void anOutsideHostIsOnlyConnectedTo() throws Exception {
         Path config = Files.writeString(dir.resolve("outside.conf"), "[defaults]\noptimize = off\n");
         try (FakeServer server = new FakeServer((offer, o) -> { })) {
