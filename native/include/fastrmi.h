@@ -261,6 +261,15 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *stream, void *buf, size_t cap, 
 				 char *err, size_t errlen);
 
 /*
+ * fastrmi_send / fastrmi_recv of the bytes at base + offset: for bindings that hand over an
+ * array's start and cannot offset a pointer without allocating (a Java array through FFM).
+ */
+FASTRMI_API int64_t fastrmi_send_at(fastrmi_stream *stream, const void *base, size_t offset, size_t len,
+				    int timeout_ms, char *err, size_t errlen);
+FASTRMI_API int64_t fastrmi_recv_at(fastrmi_stream *stream, void *base, size_t offset, size_t cap,
+				    int timeout_ms, char *err, size_t errlen);
+
+/*
  * Waits, as fastrmi_recv would, until fastrmi_recv can return without waiting: returns the
  * bytes there (0 at the end of the stream), or a negative code (FASTRMI_ERR_TIMEOUT when
  * timeout_ms passed first). Copies nothing: a caller whose buffer must not be held during a

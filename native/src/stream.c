@@ -1296,6 +1296,28 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 	return (int64_t)n;
 }
 
+FASTRMI_API int64_t fastrmi_send_at(fastrmi_stream *s, const void *base, size_t offset, size_t len,
+				    int timeout_ms, char *err, size_t errlen)
+{
+	if (base == NULL && (offset > 0 || len > 0)) {
+		fr_clearerr(err, errlen);
+		fr_seterr(err, errlen, "fastrmi_send_at: bad argument");
+		return FASTRMI_ERR_INVALID;
+	}
+	return fastrmi_send(s, base == NULL ? NULL : (const unsigned char *)base + offset, len, timeout_ms, err, errlen);
+}
+
+FASTRMI_API int64_t fastrmi_recv_at(fastrmi_stream *s, void *base, size_t offset, size_t cap,
+				    int timeout_ms, char *err, size_t errlen)
+{
+	if (base == NULL && (offset > 0 || cap > 0)) {
+		fr_clearerr(err, errlen);
+		fr_seterr(err, errlen, "fastrmi_recv_at: bad argument");
+		return FASTRMI_ERR_INVALID;
+	}
+	return fastrmi_recv(s, base == NULL ? NULL : (unsigned char *)base + offset, cap, timeout_ms, err, errlen);
+}
+
 FASTRMI_API int64_t fastrmi_wait_readable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
 {
 	int64_t ret;

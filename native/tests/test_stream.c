@@ -155,6 +155,45 @@ static int recv_exact(fastrmi_stream *st, void *buf, size_t len, size_t max_chun
 	return 0;
 }
 
+/* recv_exact through fastrmi_recv_at: each piece lands at buf + the bytes so far. */
+static int recv_exact_at(fastrmi_stream *st, void *buf, size_t len, size_t max_chunk,
+			 char *why, size_t whylen)
+{
+	char err[ERRMSG];
+	size_t got = 0;
+
+	while (got < len) {
+		size_t want = len - got < max_chunk ? len - got : max_chunk;
+		int64_t n = fastrmi_recv_at(st, buf, got, want, 10000, err, sizeof(err));
+
+		if (n <= 0) {
+			snprintf(why, whylen, "fastrmi_recv_at after %zu of %zu bytes = %" PRId64 ": %s",
+				 got, len, n, n == 0 ? "end of stream" : err);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/* send_all through fastrmi_send_at, in two halves: from buf + 0 and from buf + len / 2. */
+static int send_all_at(fastrmi_stream *st, const void *buf, size_t len, char *why, size_t whylen)
+{
+	size_t half = len / 2;
+	char err[ERRMSG];
+	int64_t n = fastrmi_send_at(st, buf, 0, half, -1, err, sizeof(err));
+
+	if (n == (int64_t)half)
+		n = fastrmi_send_at(st, buf, half, len - half, -1, err, sizeof(err));
+	else
+		half = 0;
+	if (n != (int64_t)(len - half)) {
+		snprintf(why, whylen, "fastrmi_send_at(%zu) = %" PRId64 ": %s", len, n, err);
+		return -1;
+	}
+	return 0;
+}
+
 static int open_stream(struct side *s, uint64_t local, uint64_t peer, fastrmi_stream **st,
 		       char *why, size_t whylen)
 {
@@ -354,14 +393,14 @@ static int echo_child(struct side *s, char *why, size_t whylen)
 
 		/* Odd read sizes: the stream has no message boundaries. */
 		if (recv_exact(st, &len, sizeof(len), 3, why, whylen) != 0 ||
-		    recv_exact(st, buf, len, 3000 + k * 977, why, whylen) != 0)
+		    recv_exact_at(st, buf, len, 3000 + k * 977, why, whylen) != 0)
 			goto out;
 		bad = verify(buf, len, (unsigned)k);
 		if (len != echo_sizes[k] || bad != len) {
 			snprintf(why, whylen, "received %" PRIu64 " bytes, differs at byte %zu", len, bad);
 			goto out;
 		}
-		if (send_all(st, buf, len, why, whylen) != 0)
+		if (send_all_at(st, buf, len, why, whylen) != 0)
 			goto out;
 	}
 	ret = 0;
@@ -1015,6 +1054,10 @@ static void test_errors(void)
 	size_t len;
 	int ret;
 
+	CHECK("fastrmi_send_at and fastrmi_recv_at refuse an offset from no array",
+	      fastrmi_send_at(NULL, NULL, 8, 4, 0, err, sizeof(err)) == FASTRMI_ERR_INVALID &&
+	      fastrmi_recv_at(NULL, NULL, 8, 4, 0, err, sizeof(err)) == FASTRMI_ERR_INVALID &&
+	      strstr(err, "fastrmi_recv_at") != NULL, "err \"%s\"", err);
 	ret = fastrmi_ctx_set_wait(NULL, FASTRMI_WAIT_BLOCK, 0, err, sizeof(err));
 	CHECK("fastrmi_ctx_set_wait refuses a NULL context with a message",
 	      ret == FASTRMI_ERR_INVALID && strstr(err, "NULL") != NULL, "returned %d, err \"%s\"", ret, err);

@@ -13,11 +13,16 @@ import java.net.SocketTimeoutException;
  * A libfastrmi stream through FFM. Bytes go straight between the Java array and the library, one
  * copy each way (a critical downcall that never waits); a call that must wait first waits in the
  * library with no array in hand ({@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}),
- * so that the GC is never held up by a waiting thread, then copies. Nothing is allocated per call
- * but the array's segment view, which escape analysis removes, and nothing outside the heap per
- * stream but its two error buffers.
+ * so that the GC is never held up by a waiting thread, then copies. Nothing is allocated per call:
+ * the segment view of the array last used in each direction is kept (RMI reads into and writes
+ * from the same buffer call after call; escape analysis does not remove a view made per call, which
+ * cost about 100 B a transfer), and the library is given the offset rather than a slice. Nothing
+ * outside the heap per stream but its two error buffers.
  */
 final class FfmStream implements NativeStream {
+
+    /** Larger arrays get a view per call (its cost is nothing beside their copy), so an idle stream never keeps one alive. */
+    private static final int KEPT_VIEW_MAX = 256 * 1024;
 
     private final NativeCalls calls;
     private final FfmTransport transport;
@@ -26,6 +31,8 @@ final class FfmStream implements NativeStream {
     private final MemorySegment readError = arena.allocate(FfmTransport.ERROR_BUFFER);
     private final MemorySegment writeError = arena.allocate(FfmTransport.ERROR_BUFFER);
     private final Object lifecycle = new Object();
+    private ArrayView readView = ArrayView.NONE;
+    private ArrayView writeView = ArrayView.NONE;
     private int callsInFlight;
     private boolean aborted;
     private boolean closing;
@@ -66,8 +73,9 @@ final class FfmStream implements NativeStream {
         }
         enter();
         try {
-            long n = (long) calls.recvNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
-                    (long) length, 0, readError, (long) FfmTransport.ERROR_BUFFER);
+            MemorySegment array = readView(buffer);
+            long n = (long) calls.recvNow.invokeExact(stream, array, (long) offset, (long) length, 0, readError,
+                    (long) FfmTransport.ERROR_BUFFER);
             if (NativeStatus.ERR_TIMEOUT.is(n)) {
                 // Nothing there: wait with no array in hand, then copy.
                 n = (long) calls.waitReadable.invokeExact(stream, timeoutMillis == 0 ? -1 : timeoutMillis, readError,
@@ -76,8 +84,8 @@ final class FfmStream implements NativeStream {
                     throw failure("read", "fastrmi_wait_readable", n, readError);
                 }
                 if (n > 0) {
-                    n = (long) calls.recvNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
-                            (long) length, 0, readError, (long) FfmTransport.ERROR_BUFFER);
+                    n = (long) calls.recvNow.invokeExact(stream, array, (long) offset, (long) length, 0, readError,
+                            (long) FfmTransport.ERROR_BUFFER);
                 }
             }
             if (n == 0) {
@@ -102,9 +110,10 @@ final class FfmStream implements NativeStream {
         enter();
         try {
             long sent = 0;
+            MemorySegment array = writeView(buffer);
             if (length > 0) {
-                sent = (long) calls.sendNow.invokeExact(stream, MemorySegment.ofArray(buffer).asSlice(offset, length),
-                        (long) length, 0, writeError, (long) FfmTransport.ERROR_BUFFER);
+                sent = (long) calls.sendNow.invokeExact(stream, array, (long) offset, (long) length, 0, writeError,
+                        (long) FfmTransport.ERROR_BUFFER);
                 if (NativeStatus.ERR_TIMEOUT.is(sent)) {
                     sent = 0;
                 } else if (sent < 0) {
@@ -117,8 +126,7 @@ final class FfmStream implements NativeStream {
                 if (rc < 0) {
                     throw failure("write", "fastrmi_wait_writable", rc, writeError);
                 }
-                long n = (long) calls.sendNow.invokeExact(stream,
-                        MemorySegment.ofArray(buffer).asSlice(offset + sent, length - sent), length - sent, 0, writeError,
+                long n = (long) calls.sendNow.invokeExact(stream, array, offset + sent, length - sent, 0, writeError,
                         (long) FfmTransport.ERROR_BUFFER);
                 if (NativeStatus.ERR_TIMEOUT.is(n)) {
                     continue;
@@ -241,6 +249,43 @@ final class FfmStream implements NativeStream {
         } finally {
             arena.close();
             transport.streamClosed();
+        }
+    }
+
+    private MemorySegment readView(byte[] buffer) {
+        ArrayView view = readView;
+        if (view.array == buffer) {
+            return view.segment;
+        }
+        view = new ArrayView(buffer);
+        if (buffer.length <= KEPT_VIEW_MAX) {
+            readView = view;
+        }
+        return view.segment;
+    }
+
+    private MemorySegment writeView(byte[] buffer) {
+        ArrayView view = writeView;
+        if (view.array == buffer) {
+            return view.segment;
+        }
+        view = new ArrayView(buffer);
+        if (buffer.length <= KEPT_VIEW_MAX) {
+            writeView = view;
+        }
+        return view.segment;
+    }
+
+    /** An array and its segment, in one object so that a thread never sees one without the other. */
+    private static final class ArrayView {
+        static final ArrayView NONE = new ArrayView(new byte[0]);
+
+        final byte[] array;
+        final MemorySegment segment;
+
+        ArrayView(byte[] array) {
+            this.array = array;
+            this.segment = MemorySegment.ofArray(array);
         }
     }
 

@@ -13,8 +13,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * The downcall handles of libfastrmi.so's stream API. The {@code *Now} variants are critical
- * downcalls with heap access: they take a Java array directly (one copy, no pinning API) and must
- * never block, so they are only called with timeout 0; waiting goes through
+ * downcalls with heap access: they take a Java array directly (one copy, no pinning API) and an
+ * offset into it (so that no slice is made per call), and must never block, so they are only called with timeout 0; waiting goes through
  * {@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}, which copy nothing.
  */
 final class NativeCalls {
@@ -27,7 +27,6 @@ final class NativeCalls {
     final MethodHandle streamOpen;
     final MethodHandle send;
     final MethodHandle sendNow;
-    final MethodHandle recv;
     final MethodHandle recvNow;
     final MethodHandle waitReadable;
     final MethodHandle waitWritable;
@@ -43,6 +42,9 @@ final class NativeCalls {
     NativeCalls(Linker linker, SymbolLookup library) {
         Linker.Option critical = Linker.Option.critical(true);
         FunctionDescriptor transfer = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
+        // (stream, array, offset, length, timeout, error, error length): the array's segment without a slice
+        FunctionDescriptor transferAt = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT,
+                ADDRESS, JAVA_LONG);
         ctxOpen = linker.downcallHandle(find(library, "fastrmi_ctx_open"),
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
         ctxSetWait = linker.downcallHandle(find(library, "fastrmi_ctx_set_wait"),
@@ -54,9 +56,8 @@ final class NativeCalls {
         streamOpen = linker.downcallHandle(find(library, "fastrmi_stream_open"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
         send = linker.downcallHandle(find(library, "fastrmi_send"), transfer);
-        sendNow = linker.downcallHandle(find(library, "fastrmi_send"), transfer, critical);
-        recv = linker.downcallHandle(find(library, "fastrmi_recv"), transfer);
-        recvNow = linker.downcallHandle(find(library, "fastrmi_recv"), transfer, critical);
+        sendNow = linker.downcallHandle(find(library, "fastrmi_send_at"), transferAt, critical);
+        recvNow = linker.downcallHandle(find(library, "fastrmi_recv_at"), transferAt, critical);
         waitReadable = linker.downcallHandle(find(library, "fastrmi_wait_readable"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
         waitWritable = linker.downcallHandle(find(library, "fastrmi_wait_writable"),
