@@ -27,6 +27,9 @@ public final class BenchServer {
 
     public static final Pattern READY = Pattern.compile("^READY (\\d+)$");
 
+    /** Held here: an exported object only weakly reachable from RMI could be collected. */
+    private static final BenchServiceImpl SERVICE = new BenchServiceImpl();
+
     private BenchServer() {
     }
 
@@ -42,14 +45,18 @@ public final class BenchServer {
                 default -> usage();
             }
         }
-        BenchServiceImpl impl = new BenchServiceImpl();
-        BenchService stub = (BenchService) UnicastRemoteObject.exportObject(impl, 0);
-        RegistryOnPort registry = registry(port);
-        registry.registry().rebind(BenchService.NAME, stub);
-        System.out.println("READY " + registry.port());
+        System.out.println("READY " + start(port));
         System.out.flush();
         waitForQuit();
         System.exit(0);
+    }
+
+    /** Exports the service and binds it in a new registry on {@code port} (0: a free one); returns the registry's port. */
+    public static int start(int port) throws IOException {
+        BenchService stub = (BenchService) UnicastRemoteObject.exportObject(SERVICE, 0);
+        RegistryOnPort registry = registry(port);
+        registry.registry().rebind(BenchService.NAME, stub);
+        return registry.port();
     }
 
     private static void usage() {

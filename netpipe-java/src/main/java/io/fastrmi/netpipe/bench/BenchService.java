@@ -29,6 +29,31 @@ public interface BenchService extends Remote {
     /** Calls {@code callback.call(CALLBACK_ARGUMENT)} back on the client once and returns its result + 1. */
     int callback(Callback callback) throws RemoteException;
 
+    /** KaRMI's {@code ping(int,int)}: two ints in, nothing out. */
+    void ping(int a, int b) throws RemoteException;
+
+    /** KaRMI's {@code ping(int,int,float,float)}. */
+    void ping(int a, int b, float c, float d) throws RemoteException;
+
+    /** KaRMI's {@code obj ping(obj)}: the object back as it came. */
+    Object ping(Object obj) throws RemoteException;
+
+    /** KaRMI's {@code pingpong(obj)}: the server calls {@code pong.pong(obj)} back and returns its answer. */
+    Object pingpong(Object obj, Pong pong) throws RemoteException;
+
+    /** netpipe-java's rmi mode, echo of bytes. */
+    byte[] echo(byte[] values) throws RemoteException;
+
+    /** netpipe-java's rmi mode, echo of ints. */
+    int[] echo(int[] values) throws RemoteException;
+
+    /** netpipe-java's rmi mode, one way: the array goes to the server, only the call's completion comes back. */
+    void take(byte[] values) throws RemoteException;
+
+    void take(int[] values) throws RemoteException;
+
+    void take(double[] values) throws RemoteException;
+
     /** The server JVM's CPU time and context switches so far ({@link ProcessCost}); not a kernel. */
     long[] processCost() throws RemoteException;
 }

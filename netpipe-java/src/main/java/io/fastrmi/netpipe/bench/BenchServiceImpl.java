@@ -35,6 +35,46 @@ final class BenchServiceImpl implements BenchService {
     }
 
     @Override
+    public void ping(int a, int b) {
+    }
+
+    @Override
+    public void ping(int a, int b, float c, float d) {
+    }
+
+    @Override
+    public Object ping(Object obj) {
+        return obj;
+    }
+
+    @Override
+    public Object pingpong(Object obj, Pong pong) throws RemoteException {
+        return pong.pong(obj);
+    }
+
+    @Override
+    public byte[] echo(byte[] values) {
+        return values;
+    }
+
+    @Override
+    public int[] echo(int[] values) {
+        return values;
+    }
+
+    @Override
+    public void take(byte[] values) {
+    }
+
+    @Override
+    public void take(int[] values) {
+    }
+
+    @Override
+    public void take(double[] values) {
+    }
+
+    @Override
     public long[] processCost() {
         return ProcessCost.ofThisProcess().toArray();
     }

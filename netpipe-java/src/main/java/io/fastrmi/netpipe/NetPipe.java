@@ -1,0 +1,267 @@
+package io.fastrmi.netpipe;
+
+import io.fastrmi.netpipe.bench.BenchServer;
+import io.fastrmi.netpipe.bench.BenchService;
+import io.fastrmi.netpipe.bench.EchoingPong;
+import io.fastrmi.netpipe.bench.Pong;
+import io.fastrmi.netpipe.np.Exchange;
+import io.fastrmi.netpipe.np.KarmiObject;
+import io.fastrmi.netpipe.np.KernelExchange;
+import io.fastrmi.netpipe.np.Point;
+import io.fastrmi.netpipe.np.RepeatPlan;
+import io.fastrmi.netpipe.np.RmiArrayExchange;
+import io.fastrmi.netpipe.np.SizeSchedule;
+import io.fastrmi.netpipe.np.SocketEchoServer;
+import io.fastrmi.netpipe.np.SocketExchange;
+import io.fastrmi.netpipe.np.Sweep;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.server.UnicastRemoteObject;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * netpipe-java: NetPIPE's ping-pong for Java sockets and Java RMI, and KaRMI's RMI kernels. A server
+ * ({@code netpipe-java server --mode socket|rmi}) and a client ({@code socket}, {@code rmi} or
+ * {@code kernel}) in two JVMs; the client writes NetPIPE's np.out (bytes, Mbps, seconds) and its
+ * progress to stderr.
+ */
+@Command(name = "netpipe-java", mixinStandardHelpOptions = true, version = "netpipe-java 0.1.0",
+        description = "NetPIPE-style ping-pong for Java sockets and RMI, and KaRMI's RMI kernels.",
+        subcommands = {NetPipe.Server.class, NetPipe.SocketMode.class, NetPipe.RmiMode.class, NetPipe.KernelMode.class})
+public final class NetPipe {
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line; a bad value found while running (an object's name, a kernel's) is a usage error, exit 2. */
+    static CommandLine commandLine() {
+        return new CommandLine(new NetPipe()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler((e, line, parsed) -> {
+                    if (e instanceof IllegalArgumentException) {
+                        line.getErr().println("netpipe-java " + line.getCommandName() + ": " + e.getMessage());
+                        return 2;
+                    }
+                    throw e;
+                });
+    }
+
+    /** The two modes a server serves. */
+    enum ServerMode { SOCKET, RMI }
+
+    @Command(name = "server",
+            description = "Serve the socket echo or the RMI service; prints READY <port>, then runs until killed.")
+    static final class Server implements Callable<Integer> {
+
+        @Mixin
+        Help help;
+
+        @Option(names = "--mode", required = true, description = "socket or rmi")
+        ServerMode mode;
+
+        @Option(names = {"-P", "--port"}, description = "port to listen on (0: a free one; default ${DEFAULT-VALUE})")
+        int port;
+
+        @Option(names = "--host", description = "the address this server's RMI stubs name (java.rmi.server.hostname)")
+        String host;
+
+        @Override
+        public Integer call() throws Exception {
+            if (host != null) {
+                System.setProperty("java.rmi.server.hostname", host);
+            }
+            if (mode == ServerMode.RMI) {
+                System.out.println("READY " + BenchServer.start(port));
+                System.out.flush();
+                Thread.sleep(Long.MAX_VALUE);
+                return 0;
+            }
+            try (ServerSocket listener = new ServerSocket(port)) {
+                System.out.println("READY " + listener.getLocalPort());
+                System.out.flush();
+                SocketEchoServer.serve(listener);
+            }
+            return 0;
+        }
+    }
+
+    /** {@code --help} alone: {@code -h} is NetPIPE's host option. */
+    static final class Help {
+        @Option(names = "--help", usageHelp = true, description = "show this help and exit")
+        boolean help;
+    }
+
+    /** Where the server is. */
+    static final class Peer {
+        @Option(names = {"-h", "--host"}, required = true, description = "the server's host")
+        String host;
+
+        @Option(names = {"-P", "--port"}, required = true, description = "the server's port (its READY line)")
+        int port;
+    }
+
+    /** NetPIPE's options for a sweep. */
+    static final class SweepOptions {
+        @Option(names = {"-l", "--lower"}, description = "smallest message, bytes (default ${DEFAULT-VALUE})")
+        int lower = 1;
+
+        @Option(names = {"-u", "--upper"}, description = "largest message, bytes (default ${DEFAULT-VALUE}: 8 MiB)")
+        int upper = 8 * 1024 * 1024;
+
+        @Option(names = {"-p", "--perturbation"}, description = "NetPIPE's perturbation, bytes; 0 for none (default ${DEFAULT-VALUE})")
+        int perturbation = SizeSchedule.DEFAULT_PERTURBATION;
+
+        @Option(names = {"-o", "--output"}, description = "np.out file (default ${DEFAULT-VALUE})")
+        Path output = Path.of("np.out");
+
+        @Option(names = "--trials", description = "trials per point, the best kept (default ${DEFAULT-VALUE})")
+        int trials = 3;
+
+        @Option(names = "--trial-time", description = "seconds one trial aims at (default ${DEFAULT-VALUE})")
+        double trialSeconds = RepeatPlan.DEFAULT_TRIAL_SECONDS;
+
+        @Option(names = "--min-repeats", description = "fewest exchanges in a trial (default ${DEFAULT-VALUE})")
+        int minRepeats = 3;
+
+        @Option(names = "--max-repeats", description = "most exchanges in a trial (default ${DEFAULT-VALUE})")
+        int maxRepeats = 1_000_000;
+
+        @Option(names = "--warmup", description = "JIT warm-up exchanges before measuring (default ${DEFAULT-VALUE})")
+        int warmup = 10_000;
+
+        @Option(names = "--stop-time", description = "stop after a point slower than this many seconds one way (default ${DEFAULT-VALUE})")
+        double stopSeconds = 1.0;
+
+        List<Integer> sizes() {
+            return SizeSchedule.sizes(lower, upper, perturbation);
+        }
+
+        /** Runs the sweep, writing np.out as points come, and prints where it went. */
+        int sweep(Exchange exchange, List<Integer> sizes) throws Exception {
+            Sweep sweep = new Sweep(exchange, new RepeatPlan(trialSeconds, minRepeats, maxRepeats), trials, warmup,
+                    stopSeconds, System.err);
+            try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(output, StandardCharsets.UTF_8))) {
+                List<Point> points = sweep.run(sizes, point -> {
+                    out.println(point.npOutLine());
+                    out.flush();
+                });
+                System.out.printf(Locale.ROOT, "%s: %d points in %s%n", exchange.describe(), points.size(), output);
+                for (Point point : points) {
+                    System.out.println(pointLine(point));
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "socket",
+            description = "Ping-pong over java.net.Socket (over FastRMI's sockets under the agent with scope = jvm).")
+    static final class SocketMode implements Callable<Integer> {
+        @Mixin
+        Help help;
+
+        @Mixin
+        Peer peer;
+
+        @Mixin
+        SweepOptions sweep;
+
+        @Option(names = "--one-way", description = "messages go one way; the server answers once per trial")
+        boolean oneWay;
+
+        @Override
+        public Integer call() throws Exception {
+            try (SocketExchange exchange = new SocketExchange(peer.host, peer.port, oneWay)) {
+                return sweep.sweep(exchange, sweep.sizes());
+            }
+        }
+    }
+
+    @Command(name = "rmi",
+            description = "Echo (or send one way) arrays over RMI; sizes are the arrays' bytes.")
+    static final class RmiMode implements Callable<Integer> {
+        @Mixin
+        Help help;
+
+        @Mixin
+        Peer peer;
+
+        @Mixin
+        SweepOptions sweep;
+
+        @Option(names = "--type", description = "byte, int or double (default ${DEFAULT-VALUE})")
+        RmiArrayExchange.Type type = RmiArrayExchange.Type.BYTE;
+
+        @Option(names = "--one-way", description = "the array goes to the server; only the call's completion comes back")
+        boolean oneWay;
+
+        @Override
+        public Integer call() throws Exception {
+            try (RmiArrayExchange exchange = new RmiArrayExchange(service(peer), type, oneWay)) {
+                return sweep.sweep(exchange, sweep.sizes());
+            }
+        }
+    }
+
+    @Command(name = "kernel",
+            description = "One of KaRMI's kernels: ping, ping-ii, ping-iiff, obj, pingpong or star, with an object.")
+    static final class KernelMode implements Callable<Integer> {
+        @Mixin
+        Help help;
+
+        @Mixin
+        Peer peer;
+
+        @Mixin
+        SweepOptions sweep;
+
+        @Option(names = "--kernel", required = true, description = "ping, ping-ii, ping-iiff, obj, pingpong or star")
+        String kernel;
+
+        @Option(names = "--obj", description = "the object sent: " + KarmiObject.NAMES + " (default ${DEFAULT-VALUE})")
+        String object = "null";
+
+        @Option(names = "--clients", description = "star's client threads (default ${DEFAULT-VALUE})")
+        int clients = 8;
+
+        @Override
+        public Integer call() throws Exception {
+            KernelExchange.Kernel chosen = KernelExchange.Kernel.named(kernel);
+            KarmiObject sent = KarmiObject.parse(object);
+            EchoingPong pong = new EchoingPong();
+            Pong pongStub = chosen == KernelExchange.Kernel.PINGPONG ? (Pong) UnicastRemoteObject.exportObject(pong, 0) : null;
+            try (KernelExchange exchange = new KernelExchange(service(peer), chosen, sent, pongStub, clients)) {
+                return sweep.sweep(exchange, List.of(0));
+            } finally {
+                if (pongStub != null) {
+                    UnicastRemoteObject.unexportObject(pong, true);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code POINT bytes Mbps seconds repeats call_us}: a point as np.out has it, its exchanges per trial, and
+     * the best trial's time per exchange (a KaRMI kernel's time per call) in microseconds.
+     */
+    static String pointLine(Point point) {
+        return String.format(Locale.ROOT, "POINT %d %.3f %.9f %d %.3f", point.bytes(), point.mbps(), point.seconds(),
+                point.repeats(), point.bestRoundTripSeconds() * 1e6);
+    }
+
+    static BenchService service(Peer peer) throws Exception {
+        return (BenchService) LocateRegistry.getRegistry(InetAddress.getByName(peer.host).getHostAddress(), peer.port)
+                .lookup(BenchService.NAME);
+    }
+}
