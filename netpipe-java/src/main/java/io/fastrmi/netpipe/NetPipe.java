@@ -1,15 +1,15 @@
 package io.fastrmi.netpipe;
 
 import io.fastrmi.netpipe.bench.BenchServer;
-import io.fastrmi.netpipe.bench.BenchService;
-import io.fastrmi.netpipe.bench.EchoingPong;
-import io.fastrmi.netpipe.bench.Pong;
+import io.fastrmi.netpipe.dirmi.DirmiPeer;
+import io.fastrmi.netpipe.np.Calls;
 import io.fastrmi.netpipe.np.Exchange;
 import io.fastrmi.netpipe.np.KarmiObject;
 import io.fastrmi.netpipe.np.KernelExchange;
 import io.fastrmi.netpipe.np.Point;
 import io.fastrmi.netpipe.np.RepeatPlan;
 import io.fastrmi.netpipe.np.RmiArrayExchange;
+import io.fastrmi.netpipe.np.RmiCalls;
 import io.fastrmi.netpipe.np.SizeSchedule;
 import io.fastrmi.netpipe.np.SocketEchoServer;
 import io.fastrmi.netpipe.np.SocketExchange;
@@ -20,8 +20,6 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.rmi.registry.LocateRegistry;
-import java.rmi.server.UnicastRemoteObject;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -57,8 +55,11 @@ public final class NetPipe {
                 });
     }
 
-    /** The two modes a server serves. */
-    enum ServerMode { SOCKET, RMI }
+    /** What a server serves: the socket echo, the RMI service, or the same service on Dirmi. */
+    enum ServerMode { SOCKET, RMI, DIRMI }
+
+    /** What carries the rmi and kernel commands' calls: Java RMI, or Cojen Dirmi as a reference peer. */
+    enum Protocol { RMI, DIRMI }
 
     @Command(name = "server",
             description = "Serve the socket echo or the RMI service; prints READY <port>, then runs until killed.")
@@ -88,6 +89,14 @@ public final class NetPipe {
                 return 0;
             }
             try (ServerSocket listener = new ServerSocket(port)) {
+                if (mode == ServerMode.DIRMI) {
+                    try (var env = DirmiPeer.serve(listener)) {
+                        System.out.println("READY " + listener.getLocalPort());
+                        System.out.flush();
+                        Thread.sleep(Long.MAX_VALUE);
+                    }
+                    return 0;
+                }
                 System.out.println("READY " + listener.getLocalPort());
                 System.out.flush();
                 SocketEchoServer.serve(listener);
@@ -109,6 +118,28 @@ public final class NetPipe {
 
         @Option(names = {"-P", "--port"}, required = true, description = "the server's port (its READY line)")
         int port;
+
+        @Option(names = "--peer", description = "rmi (Java RMI; under the agent, FastRMI) or dirmi (Cojen Dirmi) (default ${DEFAULT-VALUE})")
+        Protocol protocol = Protocol.RMI;
+
+        /** The calls to the server; close them after. */
+        AutoCloseableCalls connect() throws Exception {
+            String address = InetAddress.getByName(host).getHostAddress();
+            if (protocol == Protocol.DIRMI) {
+                DirmiPeer.DirmiCalls calls = DirmiPeer.connect(address, port);
+                return new AutoCloseableCalls(calls, calls::close);
+            }
+            RmiCalls calls = RmiCalls.connect(address, port);
+            return new AutoCloseableCalls(calls, calls::close);
+        }
+    }
+
+    /** A peer's calls and how to end them. */
+    record AutoCloseableCalls(Calls calls, AutoCloseable closer) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            closer.close();
+        }
     }
 
     /** NetPIPE's options for a sweep. */
@@ -208,7 +239,8 @@ public final class NetPipe {
 
         @Override
         public Integer call() throws Exception {
-            try (RmiArrayExchange exchange = new RmiArrayExchange(service(peer), type, oneWay)) {
+            try (AutoCloseableCalls calls = peer.connect();
+                    RmiArrayExchange exchange = new RmiArrayExchange(calls.calls(), type, oneWay)) {
                 return sweep.sweep(exchange, sweep.sizes());
             }
         }
@@ -239,14 +271,9 @@ public final class NetPipe {
         public Integer call() throws Exception {
             KernelExchange.Kernel chosen = KernelExchange.Kernel.named(kernel);
             KarmiObject sent = KarmiObject.parse(object);
-            EchoingPong pong = new EchoingPong();
-            Pong pongStub = chosen == KernelExchange.Kernel.PINGPONG ? (Pong) UnicastRemoteObject.exportObject(pong, 0) : null;
-            try (KernelExchange exchange = new KernelExchange(service(peer), chosen, sent, pongStub, clients)) {
+            try (AutoCloseableCalls calls = peer.connect();
+                    KernelExchange exchange = new KernelExchange(calls.calls(), chosen, sent, clients)) {
                 return sweep.sweep(exchange, List.of(0));
-            } finally {
-                if (pongStub != null) {
-                    UnicastRemoteObject.unexportObject(pong, true);
-                }
             }
         }
     }
@@ -258,10 +285,5 @@ public final class NetPipe {
     static String pointLine(Point point) {
         return String.format(Locale.ROOT, "POINT %d %.3f %.9f %d %.3f", point.bytes(), point.mbps(), point.seconds(),
                 point.repeats(), point.bestRoundTripSeconds() * 1e6);
-    }
-
-    static BenchService service(Peer peer) throws Exception {
-        return (BenchService) LocateRegistry.getRegistry(InetAddress.getByName(peer.host).getHostAddress(), peer.port)
-                .lookup(BenchService.NAME);
     }
 }

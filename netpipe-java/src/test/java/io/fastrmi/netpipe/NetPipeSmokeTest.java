@@ -35,8 +35,10 @@ class NetPipeSmokeTest {
 
     private static ManagedJvm socketServer;
     private static ManagedJvm rmiServer;
+    private static ManagedJvm dirmiServer;
     private static int socketPort;
     private static int rmiPort;
+    private static int dirmiPort;
 
     @TempDir
     Path dir;
@@ -47,17 +49,20 @@ class NetPipeSmokeTest {
         socketPort = Integer.parseInt(socketServer.awaitLine(READY, Duration.ofSeconds(30)).group(1));
         rmiServer = server("rmi");
         rmiPort = Integer.parseInt(rmiServer.awaitLine(READY, Duration.ofSeconds(30)).group(1));
+        dirmiServer = server("dirmi");
+        dirmiPort = Integer.parseInt(dirmiServer.awaitLine(READY, Duration.ofSeconds(30)).group(1));
     }
 
     private static ManagedJvm server(String mode) {
         return JvmLauncher.on(Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow()).name(mode + "-server")
                 .classpathOf(NetPipe.class).classpathOf(CommandLine.class).classpathOf(Jdk.class)
+                .classpathOf(org.cojen.dirmi.Environment.class).classpathOf(org.cojen.maker.ClassMaker.class)
                 .main(NetPipe.class).args("server", "--mode", mode).timeLimit(Duration.ofMinutes(3)).start();
     }
 
     @AfterAll
     static void stopServers() {
-        for (ManagedJvm server : new ManagedJvm[] {socketServer, rmiServer}) {
+        for (ManagedJvm server : new ManagedJvm[] {socketServer, rmiServer, dirmiServer}) {
             if (server != null) {
                 server.close();
             }
@@ -89,14 +94,30 @@ class NetPipeSmokeTest {
     }
 
     @Test
-    void everyKarmiKernelRuns() throws IOException {
+    void everyKarmiKernelRunsOnRmi() throws IOException {
+        everyKarmiKernelRuns(rmiPort);
+    }
+
+    @Test
+    void everyKarmiKernelRunsOnDirmi() throws IOException {
+        everyKarmiKernelRuns(dirmiPort, "--peer", "dirmi");
+    }
+
+    @Test
+    void dirmiEchoesArrays() throws IOException {
+        assertEquals(SizeSchedule.sizes(1, 64, 3).size(), run("rmi", dirmiPort, "-u", "64", "--peer", "dirmi").size());
+        assertTrue(run("rmi", dirmiPort, "-u", "64", "--type", "double", "--one-way", "--peer", "dirmi").size() > 3);
+    }
+
+    private void everyKarmiKernelRuns(int port, String... peer) throws IOException {
         String[][] kernels = {{"ping"}, {"ping-ii"}, {"ping-iiff"}, {"obj", "--obj", "int32"}, {"obj", "--obj", "int4null2"},
                 {"obj", "--obj", "tree15"}, {"obj", "--obj", "float:50"}, {"pingpong", "--obj", "tree15"},
                 {"star", "--obj", "byte:100", "--clients", "3"}};
         for (String[] kernel : kernels) {
             List<String> args = new ArrayList<>(List.of("--kernel", kernel[0]));
             args.addAll(List.of(kernel).subList(1, kernel.length));
-            List<double[]> points = run("kernel", rmiPort, args.toArray(String[]::new));
+            args.addAll(List.of(peer));
+            List<double[]> points = run("kernel", port, args.toArray(String[]::new));
             assertEquals(1, points.size(), String.join(" ", kernel));
             assertTrue(points.get(0)[2] > 0, String.join(" ", kernel));
         }

@@ -22,6 +22,23 @@ public final class Int32 implements Serializable {
         return o;
     }
 
+    /** The 32 fields in order, for serializers of other frameworks (Dirmi). */
+    public int[] toArray() {
+        return new int[] {i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15,
+            i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31};
+    }
+
+    /** The object {@link #toArray()} made {@code fields} from. */
+    public static Int32 fromArray(int[] f) {
+        Int32 o = new Int32();
+        o.i0 = f[0]; o.i1 = f[1]; o.i2 = f[2]; o.i3 = f[3]; o.i4 = f[4]; o.i5 = f[5]; o.i6 = f[6]; o.i7 = f[7];
+        o.i8 = f[8]; o.i9 = f[9]; o.i10 = f[10]; o.i11 = f[11]; o.i12 = f[12]; o.i13 = f[13]; o.i14 = f[14];
+        o.i15 = f[15]; o.i16 = f[16]; o.i17 = f[17]; o.i18 = f[18]; o.i19 = f[19]; o.i20 = f[20]; o.i21 = f[21];
+        o.i22 = f[22]; o.i23 = f[23]; o.i24 = f[24]; o.i25 = f[25]; o.i26 = f[26]; o.i27 = f[27]; o.i28 = f[28];
+        o.i29 = f[29]; o.i30 = f[30]; o.i31 = f[31];
+        return o;
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof Int32 o && i0 == o.i0 && i1 == o.i1 && i2 == o.i2 && i3 == o.i3 && i4 == o.i4

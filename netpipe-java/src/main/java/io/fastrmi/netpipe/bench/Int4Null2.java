@@ -13,11 +13,20 @@ public final class Int4Null2 implements Serializable {
     Object second;
 
     public static Int4Null2 numbered(int seed) {
+        return of(seed, seed + 1, seed + 2, seed + 3);
+    }
+
+    /** The four ints, for serializers of other frameworks (Dirmi); the references are always null. */
+    public int[] ints() {
+        return new int[] {a, b, c, d};
+    }
+
+    public static Int4Null2 of(int a, int b, int c, int d) {
         Int4Null2 o = new Int4Null2();
-        o.a = seed;
-        o.b = seed + 1;
-        o.c = seed + 2;
-        o.d = seed + 3;
+        o.a = a;
+        o.b = b;
+        o.c = c;
+        o.d = d;
         return o;
     }
 

@@ -27,6 +27,18 @@ public final class Node implements Serializable {
         return new Node(first, fullTree(depth - 1, first + 1), fullTree(depth - 1, first + 1 + leftSize));
     }
 
+    public int value() {
+        return value;
+    }
+
+    public Node left() {
+        return left;
+    }
+
+    public Node right() {
+        return right;
+    }
+
     public int size() {
         return 1 + (left == null ? 0 : left.size()) + (right == null ? 0 : right.size());
     }

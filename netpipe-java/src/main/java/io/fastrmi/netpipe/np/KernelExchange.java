@@ -1,8 +1,6 @@
 package io.fastrmi.netpipe.np;
 
-import io.fastrmi.netpipe.bench.BenchService;
-import io.fastrmi.netpipe.bench.Pong;
-import java.rmi.RemoteException;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -40,16 +38,15 @@ public final class KernelExchange implements Exchange {
         }
     }
 
-    private final BenchService service;
+    private final Calls service;
     private final Kernel kernel;
     private final KarmiObject object;
     private final Object sent;
-    private final Pong pong;
     private final int clients;
     private final ExecutorService starThreads;
 
-    /** {@code pong}: the client's exported {@link Pong}, for {@code pingpong}; {@code clients}: {@code star}'s threads. */
-    public KernelExchange(BenchService service, Kernel kernel, KarmiObject object, Pong pong, int clients) {
+    /** {@code clients}: {@code star}'s threads. */
+    public KernelExchange(Calls service, Kernel kernel, KarmiObject object, int clients) {
         if (kernel == Kernel.STAR && clients < 1) {
             throw new IllegalArgumentException("star needs at least one client, not " + clients);
         }
@@ -57,7 +54,6 @@ public final class KernelExchange implements Exchange {
         this.kernel = kernel;
         this.object = object;
         this.sent = object.create();
-        this.pong = pong;
         this.clients = clients;
         this.starThreads = kernel == Kernel.STAR ? Executors.newFixedThreadPool(clients) : null;
     }
@@ -100,7 +96,7 @@ public final class KernelExchange implements Exchange {
         return elapsed;
     }
 
-    private Object call() throws RemoteException {
+    private Object call() throws Exception {
         switch (kernel) {
             case PING:
                 service.ping();
@@ -114,13 +110,13 @@ public final class KernelExchange implements Exchange {
             case OBJ:
                 return service.ping(sent);
             default:
-                return service.pingpong(sent, pong);
+                return service.pingpong(sent);
         }
     }
 
-    private void check(Object last) throws RemoteException {
+    private void check(Object last) throws IOException {
         if (!Objects.deepEquals(sent, last)) {
-            throw new RemoteException(describe() + " returned " + last + ", not what was sent");
+            throw new IOException(describe() + " returned " + last + ", not what was sent");
         }
     }
 

@@ -1,13 +1,13 @@
 package io.fastrmi.netpipe.np;
 
-import io.fastrmi.netpipe.bench.BenchService;
-import java.rmi.RemoteException;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
  * netpipe-java's rmi mode: arrays of bytes, ints or doubles echoed by the server (a round trip moves
- * the array both ways) or sent one way ({@code take}: only the call's completion comes back).
+ * the array both ways) or sent one way ({@code take}: only the call's completion comes back), over
+ * RMI or a reference peer's {@link Calls}.
  */
 public final class RmiArrayExchange implements Exchange {
 
@@ -27,13 +27,13 @@ public final class RmiArrayExchange implements Exchange {
         }
     }
 
-    private final BenchService service;
+    private final Calls service;
     private final Type type;
     private final boolean oneWay;
     private int elements = -1;
     private Object message;
 
-    public RmiArrayExchange(BenchService service, Type type, boolean oneWay) {
+    public RmiArrayExchange(Calls service, Type type, boolean oneWay) {
         this.service = service;
         this.type = type;
         this.oneWay = oneWay;
@@ -41,7 +41,7 @@ public final class RmiArrayExchange implements Exchange {
 
     @Override
     public String describe() {
-        return "rmi " + type + "[] " + (oneWay ? "one-way" : "echo");
+        return type + "[] " + (oneWay ? "one-way" : "echo");
     }
 
     @Override
@@ -59,7 +59,7 @@ public final class RmiArrayExchange implements Exchange {
     }
 
     @Override
-    public long run(int size, int repeats) throws RemoteException {
+    public long run(int size, int repeats) throws Exception {
         int count = elementsFor(size);
         if (count != elements) {
             elements = count;
@@ -76,12 +76,12 @@ public final class RmiArrayExchange implements Exchange {
         }
         long elapsed = System.nanoTime() - start;
         if (!oneWay && !Arrays.deepEquals(new Object[] {message}, new Object[] {last})) {
-            throw new RemoteException("rmi " + type + "[" + count + "] came back changed");
+            throw new IOException(describe() + ": " + type + "[" + count + "] came back changed");
         }
         return elapsed;
     }
 
-    private Object call() throws RemoteException {
+    private Object call() throws Exception {
         switch (type) {
             case BYTE:
                 if (oneWay) {
