@@ -2,8 +2,11 @@
 #
 #   make          build libfastrmi.so and the jars (agent: agent/target/fastrmi-agent.jar)
 #   make test     install missing system packages, build, run every test (C and Java, JDK 17 and 25)
-#   make demo     install missing system packages, build, run the sample RMI application without
-#                 and with the agent and print the call timings side by side
+#   make demo     install missing system packages, build, then netpipe-java's short side-by-side run
+#                 (scripts/compare.sh --quick: stock RMI, the agent on tcp, ofi:shm and ucx:shm, Dirmi; quiet and
+#                 loaded; a few minutes) and print its table; results under results/compare-DATE/
+#   make compare  the same, full size: every KaRMI kernel and object, sweeps to 8 MiB (COMPARE_ARGS go to compare.sh)
+#   make sample-demo the sample RMI application without and with the agent, call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
 #   make fuzz-lean  mutated lean-format streams against the reader, LEAN_FUZZ_INPUTS of them (make test runs 100,000)
@@ -25,7 +28,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo startup bench bench-lean fuzz fuzz-lean churn jdk-rmi-tests deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo compare sample-demo startup bench bench-lean fuzz fuzz-lean churn jdk-rmi-tests deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -47,6 +50,7 @@ BENCH_NETNS_TRANSPORTS ?= tcp,ucx:tcp,ofi:tcp;ofi_rxm
 BENCH_ROUNDS ?= 3
 BENCH_CALLS ?= 20000
 BENCH_LOAD ?= quiet,loaded
+COMPARE_ARGS ?=
 
 all: build
 
@@ -96,6 +100,12 @@ fuzz-lean: check-jdk
 
 demo: deps
 	$(MAKE) build
+	scripts/compare.sh --quick
+
+compare: build
+	scripts/compare.sh $(COMPARE_ARGS)
+
+sample-demo: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.Demo --agent $(AGENT_JAR) \
 	  --jdk $(BUILD_JDK) --calls 2000
 

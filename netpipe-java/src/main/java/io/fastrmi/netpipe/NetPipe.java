@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "netpipe-java", mixinStandardHelpOptions = true, version = "netpipe-java 0.1.0",
         description = "NetPIPE-style ping-pong for Java sockets and RMI, and KaRMI's RMI kernels.",
-        subcommands = {NetPipe.Server.class, NetPipe.SocketMode.class, NetPipe.RmiMode.class, NetPipe.KernelMode.class})
+        subcommands = {NetPipe.Server.class, NetPipe.SocketMode.class, NetPipe.RmiMode.class, NetPipe.KernelMode.class,
+                NetPipe.Suite.class, io.fastrmi.netpipe.bench.Compare.class})
 public final class NetPipe {
 
     public static void main(String[] args) {
@@ -180,19 +181,24 @@ public final class NetPipe {
 
         /** Runs the sweep, writing np.out as points come, and prints where it went. */
         int sweep(Exchange exchange, List<Integer> sizes) throws Exception {
+            List<Point> points = measure(exchange, sizes, output);
+            System.out.printf(Locale.ROOT, "%s: %d points in %s%n", exchange.describe(), points.size(), output);
+            for (Point point : points) {
+                System.out.println(pointLine(point));
+            }
+            return 0;
+        }
+
+        /** The sweep's points, written to {@code npOut} as they come. */
+        List<Point> measure(Exchange exchange, List<Integer> sizes, Path npOut) throws Exception {
             Sweep sweep = new Sweep(exchange, new RepeatPlan(trialSeconds, minRepeats, maxRepeats), trials, warmup,
                     stopSeconds, System.err);
-            try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(output, StandardCharsets.UTF_8))) {
-                List<Point> points = sweep.run(sizes, point -> {
+            try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(npOut, StandardCharsets.UTF_8))) {
+                return sweep.run(sizes, point -> {
                     out.println(point.npOutLine());
                     out.flush();
                 });
-                System.out.printf(Locale.ROOT, "%s: %d points in %s%n", exchange.describe(), points.size(), output);
-                for (Point point : points) {
-                    System.out.println(pointLine(point));
-                }
             }
-            return 0;
         }
     }
 
@@ -274,6 +280,75 @@ public final class NetPipe {
             try (AutoCloseableCalls calls = peer.connect();
                     KernelExchange exchange = new KernelExchange(calls.calls(), chosen, sent, clients)) {
                 return sweep.sweep(exchange, List.of(0));
+            }
+        }
+    }
+
+    @Command(name = "suite",
+            description = "Several kernels and array sweeps against one server in one JVM, as the side-by-side run"
+                    + " uses it: a RESULT or FAILED line per item, an np.out file per item in --out.")
+    public static final class Suite implements Callable<Integer> {
+        /** What the side-by-side run parses: {@code RESULT item call_us bytes} and {@code FAILED item why}. */
+        public static final java.util.regex.Pattern RESULT = java.util.regex.Pattern.compile("^RESULT (\\S+) ([0-9.]+) (\\d+)$");
+        public static final java.util.regex.Pattern FAILED = java.util.regex.Pattern.compile("^FAILED (\\S+) (.*)$");
+
+        @Mixin
+        Help help;
+
+        @Mixin
+        Peer peer;
+
+        @Mixin
+        SweepOptions sweep;
+
+        @Option(names = "--kernels", split = ",", description = "KERNEL[/OBJ] items, e.g. ping,obj/tree15,star/float:50")
+        List<String> kernels = List.of();
+
+        @Option(names = "--sweeps", split = ",", description = "array sweeps from -l to -u: byte, int, double, and"
+                + " TYPE-one-way, e.g. byte,double,byte-one-way")
+        List<String> sweeps = List.of();
+
+        @Option(names = "--clients", description = "star's client threads (default ${DEFAULT-VALUE})")
+        int clients = 8;
+
+        @Option(names = "--out", required = true, description = "folder for the np.out files, one per item")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            Files.createDirectories(out);
+            int failed = 0;
+            try (AutoCloseableCalls calls = peer.connect()) {
+                for (String item : kernels) {
+                    failed += run(item, () -> {
+                        String[] parts = item.split("/", 2);
+                        return new KernelExchange(calls.calls(), KernelExchange.Kernel.named(parts[0]),
+                                KarmiObject.parse(parts.length > 1 ? parts[1] : "null"), clients);
+                    }, List.of(0));
+                }
+                for (String item : sweeps) {
+                    boolean oneWay = item.endsWith("-one-way");
+                    String type = oneWay ? item.substring(0, item.length() - "-one-way".length()) : item;
+                    failed += run("sweep-" + item, () -> new RmiArrayExchange(calls.calls(),
+                            RmiArrayExchange.Type.valueOf(type.toUpperCase(Locale.ROOT)), oneWay), sweep.sizes());
+                }
+            }
+            return failed == 0 ? 0 : 1;
+        }
+
+        /** Runs one item; 1 when it failed (said on a FAILED line), else 0. */
+        private int run(String item, Callable<Exchange> exchange, List<Integer> sizes) {
+            try (Exchange chosen = exchange.call()) {
+                List<Point> points = sweep.measure(chosen, sizes, out.resolve(item.replaceAll("[^A-Za-z0-9_.-]", "_") + ".out"));
+                Point first = points.get(0);
+                System.out.printf(Locale.ROOT, "RESULT %s %.3f %d%n", item, first.bestRoundTripSeconds() * 1e6, first.bytes());
+                return 0;
+            } catch (Exception | Error e) {
+                System.out.println("FAILED " + item + " " + String.valueOf(e).replace('\n', ' '));
+                e.printStackTrace();
+                return 1;
+            } finally {
+                System.out.flush();
             }
         }
     }

@@ -35,6 +35,22 @@ record Column(String name, String transport, List<String> globalLines, List<Stri
         return equals > 0 && io.fastrmi.config.FastRmiConfig.HOST_KEYS.contains(setting.substring(0, equals));
     }
 
+    /**
+     * The config of an agent column: both ends inside ({@code insideSection}), the column's transport
+     * first, then TCP, and every optimization (the lean format), as the built-in config has it, unless
+     * the column says otherwise ({@code ucx:shm@optimizations=none}).
+     */
+    List<String> configLines(String insideSection) {
+        String transports = transport.equals("tcp") ? "tcp" : transport + ", tcp";
+        List<String> lines = new java.util.ArrayList<>(globalLines);
+        lines.addAll(List.of(insideSection, "optimize = on", "transports = " + transports));
+        if (hostLines.stream().noneMatch(line -> line.startsWith("optimizations"))) {
+            lines.add("optimizations = all");
+        }
+        lines.addAll(hostLines);
+        return lines;
+    }
+
     boolean withAgent() {
         return transport != null;
     }

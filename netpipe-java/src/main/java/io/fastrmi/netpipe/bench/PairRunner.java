@@ -80,20 +80,8 @@ final class PairRunner {
                 outcomes.replaceAll((kernel, outcome) -> outcome.isTimed() ? Outcome.unavailable(notFast) : outcome));
     }
 
-    /**
-     * The config of an agent column: both ends inside, the column's transport first, then TCP, and
-     * every optimization (the lean format), as the built-in config has it, unless the column says
-     * otherwise ({@code ucx:shm@optimizations=none}).
-     */
     private Path writeConfig(Column column, String tag) throws IOException {
-        String transports = column.transport().equals("tcp") ? "tcp" : column.transport() + ", tcp";
-        List<String> lines = new java.util.ArrayList<>(column.globalLines());
-        lines.addAll(List.of(hosts.insideSection(), "optimize = on", "transports = " + transports));
-        if (column.hostLines().stream().noneMatch(line -> line.startsWith("optimizations"))) {
-            lines.add("optimizations = all");
-        }
-        lines.addAll(column.hostLines());
-        return Files.write(workDir.resolve(tag + ".conf"), lines);
+        return Files.write(workDir.resolve(tag + ".conf"), column.configLines(hosts.insideSection()));
     }
 
     /** The kernels, rotated to start with the round's own. */

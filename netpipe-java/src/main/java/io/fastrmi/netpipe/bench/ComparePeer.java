@@ -1,0 +1,36 @@
+package io.fastrmi.netpipe.bench;
+
+import java.util.Optional;
+
+/**
+ * One peer of a side-by-side run: {@code stock} (Java RMI, no agent), {@code dirmi} (Cojen Dirmi, a
+ * reference peer with its own protocol), or the agent on a transport, named as a bench column is
+ * ({@code tcp}, {@code ucx:shm}, {@code ofi:shm@wait=spin}, ...), with the lean format unless it says
+ * {@code @optimizations=none}.
+ */
+record ComparePeer(String name, String protocol, Optional<Column> agent) {
+
+    static ComparePeer parse(String spec) {
+        return switch (spec) {
+            case "stock" -> new ComparePeer(spec, "rmi", Optional.empty());
+            case "dirmi" -> new ComparePeer(spec, "dirmi", Optional.empty());
+            default -> new ComparePeer(spec, "rmi", Optional.of(Column.agentOn(spec)));
+        };
+    }
+
+    boolean isStock() {
+        return name.equals("stock");
+    }
+
+    /** For the table's header: what the peer is. */
+    String label() {
+        if (agent.isEmpty()) {
+            return name.equals("stock") ? "stock RMI" : "Dirmi";
+        }
+        return "agent " + name;
+    }
+
+    String fileName() {
+        return name.replaceAll("[^A-Za-z0-9_.-]", "_");
+    }
+}
