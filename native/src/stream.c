@@ -758,7 +758,14 @@ static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadl
 			ctx->busy_block_ms *= 2;
 	}
 
-	if (ctx->bell != NULL) {
+	/*
+	 * UCX completes a send of ours in rendezvous on messages it sends on its own (the
+	 * receiver's RTR or ATS), and those ring no doorbell: a sender asleep on its slot would
+	 * see them only at its timeout (1 ms and more; a 64 KiB ping-pong took 2 ms a round trip).
+	 * While one is in flight, one waiter sleeps in the worker's own wake-up instead, which
+	 * every message to this worker reaches, and the others on their slots as usual.
+	 */
+	if (ctx->bell != NULL && !(ctx->bell_look_ms > 0 && ctx->tx_inflight > 0 && !ctx->poller)) {
 		fr_block_on_bell(s, ready, timeout_ms);
 		return;
 	}
@@ -787,9 +794,12 @@ static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadl
 		ctx->poller = 0;
 		ctx->poller_stream = NULL;
 		ctx->eagain = 0;
-		/* A sleeping waiter takes over the wait object. */
-		if (ctx->sleeping != NULL)
+		/* A sleeping waiter takes over the wait object (on a doorbell context, only while
+		 * a send is still in flight: otherwise its slot serves it). */
+		if (ctx->sleeping != NULL && ctx->bell == NULL)
 			pthread_cond_broadcast(&ctx->sleeping->cond);
+		else if (ctx->sleeping != NULL && ctx->tx_inflight > 0)
+			fr_bell_ring(ctx->bell, ctx->sleeping->local_id);
 		return;
 	}
 

@@ -129,7 +129,7 @@ public final class PingPong {
 
     private static JvmLauncher worker(Jdk jdk, String role, List<String> args) {
         return JvmLauncher.on(jdk).name(role).jvmArgs("--enable-native-access=ALL-UNNAMED")
-                .classpathOf(PingPong.class).classpathOf(NativeLibraries.class).classpathOf(JvmLauncher.class)
+                .classpathOf(PingPong.class).classpathOf(NativeLibraries.class).classpathOf(JvmLauncher.class).classpathOf(TransportName.class)
                 .main(PingPong.class).args(role).args(args);
     }
 
