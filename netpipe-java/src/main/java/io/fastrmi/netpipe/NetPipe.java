@@ -45,7 +45,7 @@ public final class NetPipe {
     }
 
     /** The command line; a bad value found while running (an object's name, a kernel's) is a usage error, exit 2. */
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         return new CommandLine(new NetPipe()).setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, line, parsed) -> {
                     if (e instanceof IllegalArgumentException) {
