@@ -1,7 +1,9 @@
 package io.fastrmi.netpipe;
 
 import io.fastrmi.netpipe.bench.BenchServer;
+import io.fastrmi.netpipe.breakdown.CallBreakdown;
 import io.fastrmi.netpipe.dirmi.DirmiPeer;
+import io.fastrmi.netpipe.grpc.GrpcPeer;
 import io.fastrmi.netpipe.np.Calls;
 import io.fastrmi.netpipe.np.Exchange;
 import io.fastrmi.netpipe.np.KarmiObject;
@@ -37,18 +39,21 @@ import picocli.CommandLine.Option;
 @Command(name = "netpipe-java", mixinStandardHelpOptions = true, version = "netpipe-java 0.1.0",
         description = "NetPIPE-style ping-pong for Java sockets and RMI, and KaRMI's RMI kernels.",
         subcommands = {NetPipe.Server.class, NetPipe.SocketMode.class, NetPipe.RmiMode.class, NetPipe.KernelMode.class,
-                NetPipe.Suite.class, io.fastrmi.netpipe.bench.Compare.class})
+                NetPipe.Suite.class, io.fastrmi.netpipe.bench.Compare.class, NetPipe.Breakdown.class})
 public final class NetPipe {
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command line; a bad value found while running (an object's name, a kernel's) is a usage error, exit 2. */
+    /**
+     * The command line; a bad value found while running (an object's name, a kernel's) or a kernel the
+     * peer cannot run (pingpong on gRPC) is a usage error, exit 2, said in one line.
+     */
     public static CommandLine commandLine() {
         return new CommandLine(new NetPipe()).setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, line, parsed) -> {
-                    if (e instanceof IllegalArgumentException) {
+                    if (e instanceof IllegalArgumentException || e instanceof UnsupportedOperationException) {
                         line.getErr().println("netpipe-java " + line.getCommandName() + ": " + e.getMessage());
                         return 2;
                     }
@@ -56,11 +61,11 @@ public final class NetPipe {
                 });
     }
 
-    /** What a server serves: the socket echo, the RMI service, or the same service on Dirmi. */
-    enum ServerMode { SOCKET, RMI, DIRMI }
+    /** What a server serves: the socket echo, the RMI service, or the same calls on Dirmi or gRPC. */
+    enum ServerMode { SOCKET, RMI, DIRMI, GRPC }
 
-    /** What carries the rmi and kernel commands' calls: Java RMI, or Cojen Dirmi as a reference peer. */
-    enum Protocol { RMI, DIRMI }
+    /** What carries the rmi and kernel commands' calls: Java RMI, or a reference peer (Cojen Dirmi, gRPC-java). */
+    enum Protocol { RMI, DIRMI, GRPC }
 
     @Command(name = "server",
             description = "Serve the socket echo or the RMI service; prints READY <port>, then runs until killed.")
@@ -82,6 +87,13 @@ public final class NetPipe {
         public Integer call() throws Exception {
             if (host != null) {
                 System.setProperty("java.rmi.server.hostname", host);
+            }
+            if (mode == ServerMode.GRPC) {
+                io.grpc.Server server = GrpcPeer.serve(port);
+                System.out.println("READY " + server.getPort());
+                System.out.flush();
+                server.awaitTermination();
+                return 0;
             }
             if (mode == ServerMode.RMI) {
                 System.out.println("READY " + BenchServer.start(port));
@@ -120,12 +132,16 @@ public final class NetPipe {
         @Option(names = {"-P", "--port"}, required = true, description = "the server's port (its READY line)")
         int port;
 
-        @Option(names = "--peer", description = "rmi (Java RMI; under the agent, FastRMI) or dirmi (Cojen Dirmi) (default ${DEFAULT-VALUE})")
+        @Option(names = "--peer", description = "rmi (Java RMI; under the agent, FastRMI), dirmi (Cojen Dirmi) or grpc (gRPC-java) (default ${DEFAULT-VALUE})")
         Protocol protocol = Protocol.RMI;
 
         /** The calls to the server; close them after. */
         AutoCloseableCalls connect() throws Exception {
             String address = InetAddress.getByName(host).getHostAddress();
+            if (protocol == Protocol.GRPC) {
+                GrpcPeer.GrpcCalls calls = GrpcPeer.connect(address, port);
+                return new AutoCloseableCalls(calls, calls::close);
+            }
             if (protocol == Protocol.DIRMI) {
                 DirmiPeer.DirmiCalls calls = DirmiPeer.connect(address, port);
                 return new AutoCloseableCalls(calls, calls::close);
@@ -350,6 +366,25 @@ public final class NetPipe {
             } finally {
                 System.out.flush();
             }
+        }
+    }
+
+    @Command(name = "breakdown",
+            description = "Where RMI calls' time went, from JFR recordings with method sampling (settings=profile,"
+                    + " stackdepth=256): network, serialization, protocol, DGC, application (seed 003's figures 2 and 6).")
+    static final class Breakdown implements Callable<Integer> {
+        @Mixin
+        Help help;
+
+        @picocli.CommandLine.Parameters(paramLabel = "RECORDING", arity = "1..*", description = "JFR files, e.g. a client's and a server's")
+        List<Path> recordings;
+
+        @Override
+        public Integer call() throws Exception {
+            for (Path recording : recordings) {
+                System.out.print(CallBreakdown.of(recording).report(recording.toString()));
+            }
+            return 0;
         }
     }
 

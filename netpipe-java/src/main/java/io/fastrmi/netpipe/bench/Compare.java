@@ -25,12 +25,12 @@ import picocli.CommandLine.Option;
 /**
  * netpipe-java's side-by-side run (what {@code scripts/compare.sh} and {@code make demo} start): for
  * each load (quiet, then with as many busy threads as cores) and each peer (stock RMI, the agent on
- * each transport, Dirmi), a server JVM and a client JVM running the same kernels and sweeps
+ * each transport, Dirmi, gRPC-java), a server JVM and a client JVM running the same kernels and sweeps
  * ({@code netpipe-java suite}); then the C floors. A peer that fails or hangs gets its reason in its
  * cells, is killed, and the run goes on. Writes under {@code --results}: the table (also printed), a
  * JSON summary, the np.out files and PNG plots.
  */
-@Command(name = "compare", description = "Stock RMI, the agent on each transport and Dirmi side by side, quiet and"
+@Command(name = "compare", description = "Stock RMI, the agent on each transport Dirmi and gRPC-java side by side, quiet and"
         + " loaded, on the same kernels; table, JSON, np.out files and plots under --results.")
 public final class Compare implements Callable<Integer> {
 
@@ -49,9 +49,9 @@ public final class Compare implements Callable<Integer> {
     @Option(names = "--results", description = "where the run's folder goes (default ${DEFAULT-VALUE})")
     Path results = Path.of("results");
 
-    @Option(names = "--peers", split = ",", description = "stock, dirmi, and agent transports such as tcp, ofi:shm,"
+    @Option(names = "--peers", split = ",", description = "stock, dirmi, grpc, and agent transports such as tcp, ofi:shm,"
             + " ucx:shm (default ${DEFAULT-VALUE})")
-    List<String> peers = List.of("stock", "tcp", "ofi:shm", "ucx:shm", "dirmi");
+    List<String> peers = List.of("stock", "tcp", "ofi:shm", "ucx:shm", "dirmi", "grpc");
 
     @Option(names = "--load", split = ",", description = "quiet, loaded (default ${DEFAULT-VALUE})")
     List<String> loads = List.of("quiet", "loaded");

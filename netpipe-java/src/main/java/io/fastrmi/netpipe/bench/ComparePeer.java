@@ -3,8 +3,8 @@ package io.fastrmi.netpipe.bench;
 import java.util.Optional;
 
 /**
- * One peer of a side-by-side run: {@code stock} (Java RMI, no agent), {@code dirmi} (Cojen Dirmi, a
- * reference peer with its own protocol), or the agent on a transport, named as a bench column is
+ * One peer of a side-by-side run: {@code stock} (Java RMI, no agent), {@code dirmi} (Cojen Dirmi) and
+ * {@code grpc} (gRPC-java over Netty), reference peers with their own protocols, or the agent on a transport, named as a bench column is
  * ({@code tcp}, {@code ucx:shm}, {@code ofi:shm@wait=spin}, ...), with the lean format unless it says
  * {@code @optimizations=none}.
  */
@@ -14,6 +14,7 @@ record ComparePeer(String name, String protocol, Optional<Column> agent) {
         return switch (spec) {
             case "stock" -> new ComparePeer(spec, "rmi", Optional.empty());
             case "dirmi" -> new ComparePeer(spec, "dirmi", Optional.empty());
+            case "grpc" -> new ComparePeer(spec, "grpc", Optional.empty());
             default -> new ComparePeer(spec, "rmi", Optional.of(Column.agentOn(spec)));
         };
     }
@@ -25,7 +26,11 @@ record ComparePeer(String name, String protocol, Optional<Column> agent) {
     /** For the table's header: what the peer is. */
     String label() {
         if (agent.isEmpty()) {
-            return name.equals("stock") ? "stock RMI" : "Dirmi";
+            return switch (name) {
+                case "stock" -> "stock RMI";
+                case "dirmi" -> "Dirmi";
+                default -> "gRPC-java";
+            };
         }
         return "agent " + name;
     }
