@@ -10,6 +10,7 @@
 #     --peers LIST     e.g. stock,tcp,ucx:shm,dirmi (stock is always needed: ratios are to it)
 #     --hosts netns    the peers in two network namespaces joined by veth (root), e.g. with
 #                      --peers stock,tcp,ucx:tcp,ofi:tcp\;ofi_rxm,dirmi
+# Options given here win over this script's own (--agent, --jdk, --results), which come first.
 # Needs `make build` first.
 set -euo pipefail
 

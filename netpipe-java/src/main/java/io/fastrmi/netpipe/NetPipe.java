@@ -48,10 +48,11 @@ public final class NetPipe {
 
     /**
      * The command line; a bad value found while running (an object's name, a kernel's) or a kernel the
-     * peer cannot run (pingpong on gRPC) is a usage error, exit 2, said in one line.
+     * peer cannot run (pingpong on gRPC) is a usage error, exit 2, said in one line. An option given
+     * twice takes its last value (scripts/compare.sh passes its defaults first).
      */
     public static CommandLine commandLine() {
-        return new CommandLine(new NetPipe()).setCaseInsensitiveEnumValuesAllowed(true)
+        return new CommandLine(new NetPipe()).setCaseInsensitiveEnumValuesAllowed(true).setOverwrittenOptionsAllowed(true)
                 .setExecutionExceptionHandler((e, line, parsed) -> {
                     if (e instanceof IllegalArgumentException || e instanceof UnsupportedOperationException) {
                         line.getErr().println("netpipe-java " + line.getCommandName() + ": " + e.getMessage());

@@ -19,7 +19,7 @@ record ComparePlan(String name, List<String> kernels, List<String> sweeps, List<
     static final ComparePlan QUICK = new ComparePlan("quick",
             List.of("ping", "obj/int32", "obj/tree15", "obj/float:5000", "pingpong/tree15", "star/tree15"),
             List.of("byte"),
-            List.of("-u", String.valueOf(1024 * 1024), "-p", "0", "--warmup", "5000", "--trials", "3", "--trial-time", "0.05",
+            List.of("-l", "64", "-u", String.valueOf(1024 * 1024), "-p", "0", "--warmup", "2000", "--trials", "3", "--trial-time", "0.05",
                     "--stop-time", "0.1"), 20_000);
 
     /** Every item a client reports, in table order: the kernels, then a sweep's item per sweep. */
