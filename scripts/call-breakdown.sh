@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # call-breakdown.sh - where an RMI call's time goes (network, serialization, protocol, DGC, application:
 # seed 003's figures 2 and 6), for stock RMI and for the agent: a netpipe-java server and client per
-# variant, recorded with JFR method sampling, then `netpipe-java breakdown` of both recordings.
+# variant, recorded with JFR method sampling (every 1 ms), then `netpipe-java breakdown` of both recordings.
 #
 #   scripts/call-breakdown.sh [KERNEL [OBJ [VARIANT...]]]
 #     KERNEL    netpipe-java kernel: ping, ping-ii, ping-iiff, obj, pingpong, star (default obj)
@@ -40,7 +40,7 @@ for variant in "${variants[@]}"; do
 		} >"$work/fastrmi.conf"
 		agent=(-javaagent:"$root/agent/target/fastrmi-agent.jar=config=$work/fastrmi.conf" --enable-native-access=ALL-UNNAMED)
 	fi
-	jfr="-XX:StartFlightRecording=settings=profile,dumponexit=true,filename"
+	jfr="-XX:StartFlightRecording=settings=profile,jdk.ExecutionSample#period=1ms,jdk.NativeMethodSample#period=1ms,dumponexit=true,filename"
 	"$jdk/bin/java" "${agent[@]}" -XX:FlightRecorderOptions:stackdepth=256 "$jfr=$work/server.jfr" -jar "$jar" \
 		server --mode rmi >"$work/server.out" 2>&1 &
 	server=$!
