@@ -65,6 +65,10 @@ public final class Compare implements Callable<Integer> {
     @Option(names = "--no-floors", description = "leave out the C floors (fi_pingpong, ucx_perftest)")
     boolean noFloors;
 
+    @Option(names = "--trial-time", description = "seconds a trial aims at, for every kernel and sweep point (default:"
+            + " the plan's: NetPIPE's 0.25 s for the full plan, 0.05 s for --quick)")
+    Double trialSeconds;
+
     @Option(names = "--timeout", description = "seconds a peer's client may run before it is killed (default ${DEFAULT-VALUE})")
     int timeoutSeconds = 1800;
 
@@ -84,7 +88,7 @@ public final class Compare implements Callable<Integer> {
         Path run = results.resolve("compare-" + started);
         Files.createDirectories(run.resolve("np"));
         CompareResults outcome = new CompareResults(plan, chosen, loads, jdk.version(), started,
-                hostsDescription());
+                hostsDescription(), trialSeconds == null ? "" : " (trials of " + trialSeconds + " s)");
         try (Hosts where = hosts.equals("netns") ? NamespaceHosts.create() : new LocalHosts()) {
             for (String load : loads) {
                 try (BusyLoad busy = load.equals("loaded") ? BusyLoad.start(Runtime.getRuntime().availableProcessors())
@@ -141,6 +145,9 @@ public final class Compare implements Callable<Integer> {
                         "--peer", peer.protocol(), "--out", npDir.toString(), "--kernels", String.join(",", plan.kernels()),
                         "--sweeps", String.join(",", plan.sweeps())));
                 clientArgs.addAll(plan.clientOptions());
+                if (trialSeconds != null) {
+                    clientArgs.addAll(List.of("--trial-time", String.valueOf(trialSeconds))); // the last value wins
+                }
                 String ending;
                 List<String> output;
                 try (ManagedJvm client = where.client(launcher(jdk, peer, "client", config, clientJfr, jfrSettings))

@@ -40,16 +40,20 @@ final class CompareResults {
     private final String jdk;
     private final String started;
     private final String hosts;
+    private final String settings;
     private final Map<String, Map<String, Map<String, Cell>>> cells = new LinkedHashMap<>();
     private final Map<String, List<CFloors.Floor>> floors = new LinkedHashMap<>();
 
-    CompareResults(ComparePlan plan, List<ComparePeer> peers, List<String> loads, String jdk, String started, String hosts) {
+    /** {@code settings}: what the plan's options were changed to, for the header ("" when nothing). */
+    CompareResults(ComparePlan plan, List<ComparePeer> peers, List<String> loads, String jdk, String started, String hosts,
+            String settings) {
         this.plan = plan;
         this.peers = peers;
         this.loads = loads;
         this.jdk = jdk;
         this.started = started;
         this.hosts = hosts;
+        this.settings = settings;
     }
 
     void put(String load, ComparePeer peer, Map<String, Cell> peerCells) {
@@ -87,8 +91,8 @@ final class CompareResults {
     /** The printed table: per load, each item's time per call (µs) per peer with its ratio to stock. */
     String table() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "netpipe-java side by side, %s, %s run, JDK %s, %d processors, %s%n", started,
-                plan.name(), jdk, Runtime.getRuntime().availableProcessors(), hosts));
+        out.append(String.format(Locale.ROOT, "netpipe-java side by side, %s, %s run%s, JDK %s, %d processors, %s%n", started,
+                plan.name(), settings, jdk, Runtime.getRuntime().availableProcessors(), hosts));
         out.append("each cell: time per call in us (best trial's mean; a sweep's: its smallest message), and x stock's\n");
         for (String load : loads) {
             out.append(String.format(Locale.ROOT, "%n%s%s%n", load, load.equals("loaded") ? " (as many busy threads as cores)" : ""));
@@ -128,6 +132,7 @@ final class CompareResults {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("started", started);
         json.put("plan", plan.name());
+        json.put("plan_changes", settings.isEmpty() ? null : settings.trim());
         json.put("jdk", jdk);
         json.put("processors", Runtime.getRuntime().availableProcessors());
         json.put("hosts", hosts);
