@@ -1,5 +1,5 @@
-# bench-pair.sh - sourced by the scripts that run one BenchServer/BenchClient pair (call-costs.sh,
-# call-allocation.sh): what they share.
+# bench-pair.sh - sourced by the scripts that run one server/client pair (call-costs.sh,
+# call-allocation.sh, call-breakdown.sh): what they share.
 
 # await_port SCRIPT SERVER_OUT: the port the BenchServer printed in SERVER_OUT (READY PORT), waiting
 # up to 30 s; exits naming SCRIPT, with the server's output, when it did not start.
@@ -16,4 +16,24 @@ await_port() {
 		exit 1
 	fi
 	echo "$port"
+}
+
+# write_agent_config VARIANT FILE [LINE...]: the agent's config for VARIANT (TRANSPORT[@key=value...]):
+# this host inside, TRANSPORT then tcp, the LINEs, then VARIANT's keys.
+write_agent_config() {
+	local variant=$1 file=$2 setting
+	shift 2
+	local parts
+	IFS=@ read -r -a parts <<<"$variant"
+	{
+		echo '[host local]'
+		echo 'optimize = on'
+		echo "transports = ${parts[0]}, tcp"
+		for setting in "$@"; do
+			echo "$setting"
+		done
+		for setting in "${parts[@]:1}"; do
+			echo "${setting/=/ = }"
+		done
+	} >"$file"
 }

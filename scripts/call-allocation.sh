@@ -28,15 +28,7 @@ trap 'exec 3>&- 2>/dev/null || true; rm -rf "$work"' EXIT
 
 agent=()
 if [[ $mode != stock ]]; then
-	IFS=@ read -r -a parts <<<"$mode"
-	{
-		echo '[host local]'
-		echo 'optimize = on'
-		echo "transports = ${parts[0]}, tcp"
-		for setting in "${parts[@]:1}"; do
-			echo "${setting/=/ = }"
-		done
-	} >"$work/fastrmi.conf"
+	write_agent_config "$mode" "$work/fastrmi.conf"
 	agent=(-javaagent:"$root/agent/target/fastrmi-agent.jar=config=$work/fastrmi.conf" --enable-native-access=ALL-UNNAMED)
 fi
 mkfifo "$work/server-in"

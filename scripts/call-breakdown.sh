@@ -28,16 +28,7 @@ trap 'rm -rf "$work"' EXIT
 for variant in "${variants[@]}"; do
 	agent=()
 	if [[ $variant != stock ]]; then
-		IFS=@ read -r -a parts <<<"$variant"
-		{
-			echo '[host local]'
-			echo 'optimize = on'
-			echo "transports = ${parts[0]}, tcp"
-			echo 'optimizations = all'
-			for setting in "${parts[@]:1}"; do
-				echo "${setting/=/ = }"
-			done
-		} >"$work/fastrmi.conf"
+		write_agent_config "$variant" "$work/fastrmi.conf" 'optimizations = all'
 		agent=(-javaagent:"$root/agent/target/fastrmi-agent.jar=config=$work/fastrmi.conf" --enable-native-access=ALL-UNNAMED)
 	fi
 	jfr="-XX:StartFlightRecording=settings=profile,jdk.ExecutionSample#period=1ms,jdk.NativeMethodSample#period=1ms,dumponexit=true,filename"

@@ -706,7 +706,9 @@ static void fr_sleeping_remove(struct fastrmi_stream *s)
 	}
 }
 
+static int fr_recv_ready(const struct fastrmi_stream *s);
 static int fr_send_ready(const struct fastrmi_stream *s);
+static int fr_tx_ready(const struct fastrmi_stream *s);
 
 /*
  * A context with a doorbell: the thread sleeps on its stream's slot, which the peer rings when
@@ -822,10 +824,6 @@ static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadl
 	}
 	fr_sleeping_remove(s);
 }
-
-static int fr_recv_ready(const struct fastrmi_stream *s);
-static int fr_send_ready(const struct fastrmi_stream *s);
-static int fr_tx_ready(const struct fastrmi_stream *s);
 
 /*
  * A pause between two polls of a spinning wait. Not sched_yield: that is a system call per

@@ -87,6 +87,7 @@ public final class Compare implements Callable<Integer> {
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path run = results.resolve("compare-" + started);
         Files.createDirectories(run.resolve("np"));
+        Files.writeString(run.resolve("handshakes.jfc"), HandshakeCheck.SETTINGS);
         CompareResults outcome = new CompareResults(plan, chosen, loads, jdk.version(), started,
                 hostsDescription(), trialSeconds == null ? "" : " (trials of " + trialSeconds + " s)");
         try (Hosts where = hosts.equals("netns") ? NamespaceHosts.create() : new LocalHosts()) {
@@ -120,6 +121,7 @@ public final class Compare implements Callable<Integer> {
     /** One peer's server and client; every item's outcome, failures included. */
     private Map<String, CompareResults.Cell> runPeer(Jdk jdk, Hosts where, ComparePlan plan, ComparePeer peer, String load,
             Path run) {
+        Path jfrSettings = run.resolve("handshakes.jfc");
         String tag = load + "-" + peer.fileName();
         Path npDir = run.resolve("np").resolve(tag);
         Path serverJfr = run.resolve(tag + "-server.jfr");
@@ -130,7 +132,6 @@ public final class Compare implements Callable<Integer> {
             if (peer.agent().isPresent()) {
                 config = Files.write(run.resolve(tag + ".conf"), peer.agent().get().configLines(where.insideSection()));
             }
-            Path jfrSettings = Files.writeString(run.resolve("handshakes.jfc"), HandshakeCheck.SETTINGS);
             List<String> serverArgs = new ArrayList<>(List.of("server", "--mode", peer.protocol()));
             serverArgs.addAll(where.serverArgs());
             try (ManagedJvm server = where.server(launcher(jdk, peer, "server", config, serverJfr, jfrSettings))
@@ -139,7 +140,7 @@ public final class Compare implements Callable<Integer> {
                 try {
                     ready = server.awaitLine(READY, START_LIMIT);
                 } catch (IllegalStateException e) {
-                    return allFailed(plan, "the server did not start: " + firstLine(e.getMessage()));
+                    return allFailed(plan, "the server did not start: " + PairRunner.firstLine(e.getMessage()));
                 }
                 List<String> clientArgs = new ArrayList<>(List.of("suite", "-h", where.serverAddress(), "-P", ready.group(1),
                         "--peer", peer.protocol(), "--out", npDir.toString(), "--kernels", String.join(",", plan.kernels()),
@@ -172,10 +173,10 @@ public final class Compare implements Callable<Integer> {
             }
             return cells;
         } catch (IOException | RuntimeException e) {
-            return allFailed(plan, firstLine(String.valueOf(e)));
+            return allFailed(plan, PairRunner.firstLine(String.valueOf(e)));
         } finally {
-            deleteQuietly(serverJfr);
-            deleteQuietly(clientJfr);
+            PairRunner.deleteQuietly(serverJfr);
+            PairRunner.deleteQuietly(clientJfr);
         }
     }
 
@@ -206,17 +207,5 @@ public final class Compare implements Callable<Integer> {
         Map<String, CompareResults.Cell> cells = new LinkedHashMap<>();
         plan.items().forEach(item -> cells.put(item, CompareResults.Cell.failed(why)));
         return cells;
-    }
-
-    private static String firstLine(String message) {
-        return message == null ? "(no message)" : message.lines().findFirst().orElse(message);
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // a leftover recording in the results folder
-        }
     }
 }

@@ -188,11 +188,11 @@ final class PairRunner {
         return outcomes;
     }
 
-    private static String firstLine(String message) {
+    static String firstLine(String message) {
         return message == null ? "(no message)" : message.lines().findFirst().orElse(message);
     }
 
-    private static void deleteQuietly(Path file) {
+    static void deleteQuietly(Path file) {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
