@@ -116,6 +116,8 @@ struct fastrmi_stream {
 	int write_shut;
 	int fin_pending;
 
+	unsigned long protocol_seen; /* the context's protocol_work when fr_ring_back last looked */
+
 	/* waiting: how long to spin (wait.h), and threads of this stream asleep on cond (fr_block) */
 	struct fr_wait_budget rx_wait; /* for data */
 	struct fr_wait_budget tx_wait; /* for credit or a send buffer */
@@ -762,16 +764,7 @@ static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadl
 			ctx->busy_block_ms *= 2;
 	}
 
-	/*
-	 * UCX completes a send of ours in rendezvous on messages it sends on its own (the
-	 * receiver's RTR or ATS), and those ring no doorbell: a sender asleep on its slot would
-	 * see them only at its timeout (1 ms and more; a 64 KiB ping-pong took 2 ms a round trip).
-	 * While one is in flight, one waiter sleeps in the worker's own wake-up instead, which
-	 * every message to this worker reaches, and the others on their slots as usual. Not a
-	 * writer waiting for credit: the credit rings its slot, and the event fd would wake it for
-	 * every message of the transfer (a 1 MiB echo: 42 context switches a call, 27 without).
-	 */
-	if (ctx->bell != NULL && !(ctx->bell_look_ms > 0 && ctx->tx_inflight > 0 && !ctx->poller && ready != fr_send_ready)) {
+	if (ctx->bell != NULL) {
 		fr_block_on_bell(s, ready, timeout_ms);
 		return;
 	}
@@ -800,12 +793,9 @@ static void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadl
 		ctx->poller = 0;
 		ctx->poller_stream = NULL;
 		ctx->eagain = 0;
-		/* A sleeping waiter takes over the wait object (on a doorbell context, only while
-		 * a send is still in flight: otherwise its slot serves it). */
-		if (ctx->sleeping != NULL && ctx->bell == NULL)
+		/* A sleeping waiter takes over the wait object. */
+		if (ctx->sleeping != NULL)
 			pthread_cond_broadcast(&ctx->sleeping->cond);
-		else if (ctx->sleeping != NULL && ctx->tx_inflight > 0)
-			fr_bell_ring(ctx->bell, ctx->sleeping->local_id);
 		return;
 	}
 
@@ -844,6 +834,23 @@ static void fr_relax(void)
 }
 
 /*
+ * A reader that still has nothing after the provider worked on a rendezvous (sender_waits_from)
+ * rings its peer's stream back, once per such progress: the peer's worker must answer, or push
+ * the rest of the data, and the provider wakes no sleeping thread of the peer for it. Work that
+ * was another stream's costs the peer one look. A ring back is no provider work, so two readers
+ * never ring each other on and on.
+ */
+static void fr_ring_back(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (ctx->be->sender_waits_from == 0 || s->peer->bell == NULL || s->protocol_seen == ctx->protocol_work)
+		return;
+	s->protocol_seen = ctx->protocol_work;
+	fr_bell_ring(s->peer->bell, s->peer_id);
+}
+
+/*
  * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
  * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
  * the context woke another waiting thread meanwhile: in a nested call (a callback) that thread
@@ -878,6 +885,8 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 		ret = fr_stream_error(s, err, errlen);
 		if (ret < 0)
 			break;
+		if (ready == fr_recv_ready)
+			fr_ring_back(s);
 		now = fr_now_nsec();
 		if (now >= deadline) {
 			fr_seterr(err, errlen, "stream %llu: timed out", (unsigned long long)s->local_id);

@@ -903,6 +903,9 @@ static int fr_ucx_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 			fr_tx_done(ctx, (struct fr_tx *)op, op->status, msg);
 		count++;
 	}
+	/* More progress than completions: UCX worked on a message of its own (a rendezvous). */
+	if (i > count)
+		ctx->protocol_work++;
 	for (ap = &ucx->accepted; (a = *ap) != NULL;) {
 		if (a->failed) {
 			*ap = a->next;
