@@ -162,14 +162,13 @@ struct fr_backend {
 	 * uses it: libfabric 1.17's shm keeps a removed address's connection state and
 	 * crashes sending to the next address inserted at that index. */
 	int keeps_idle_peers;
-	/* Messages of at least this many bytes (header included) go by rendezvous (UCX): the
-	 * sender's worker must answer the receiver's reply to the announcement (its RTR) before
-	 * the message moves, and its data may wait at the sender for room in the receiver's queue.
-	 * The provider wakes no sleeping thread of the sender for either, so a reader that finds the
-	 * provider worked on messages without completing one of ours (protocol_work) rings its
-	 * sending stream back (fr_ring_back), and rings it again when the message arrived: a
-	 * sender asleep with one in flight would otherwise sleep its full busy-wait step (1 ms and
-	 * more). 0: never. */
+	/* Messages of at least this many bytes (header included) go in fragments (UCX) that may
+	 * wait at the sender for room in the receiver's queue, or by rendezvous, where the sender's
+	 * worker must answer the receiver's reply (RTR) before the data moves. The provider wakes
+	 * no sleeping thread of the sender for either, so a reader that finds the provider worked on
+	 * messages without completing one of ours (protocol_work) rings its sending stream back
+	 * (fr_ring_back), and rings it again when the message arrived: a sender asleep with one in
+	 * flight would otherwise sleep its full busy-wait step (1 ms and more). 0: never. */
 	size_t sender_waits_from;
 	int (*open)(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen);
 	void (*close)(struct fastrmi_ctx *ctx);
@@ -204,8 +203,8 @@ struct fastrmi_ctx {
 	uint64_t spin_nsec;         /* the config's spin: the longest a waiter spins */
 	int wait_mode;             /* enum fastrmi_wait_mode */
 	unsigned long wakes;       /* sleeping waiters woken so far (fr_wait_loop stops spinning) */
-	/* Progress calls in which the provider worked on messages beyond completing ours (a
-	 * rendezvous under way: see sender_waits_from); counted by the backend. */
+	/* Progress calls in which the provider worked on messages beyond completing ours (part of a
+	 * message, a rendezvous: see sender_waits_from); counted by the backend. */
 	unsigned long protocol_work;
 	int spinners;              /* threads spinning in fr_wait_loop (adaptive waiting) */
 	struct fr_doorbell *bell;  /* the backend's doorbell, if it has one: waiters sleep on it */

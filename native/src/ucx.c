@@ -547,6 +547,21 @@ static void fr_ucx_default_on(ucp_config_t *config, const char *name, const char
 }
 
 /*
+ * Shared memory: every message of ours goes eager (FR_MSG_MAX at most), unless the environment
+ * sets UCX_RNDV_THRESH. UCX 1.13 leaves CMA out of endpoints with peer error handling, so its
+ * rendezvous there moves the same fragments through the peer's FIFO as eager does, after a
+ * round trip (RTS, RTR) that needs both processes awake: a 64 KiB ping-pong with two busy
+ * threads on two cores took 5.7 context switches a round trip instead of 3.3. Not over tcp:
+ * there UCX 1.13 reset connections when 64 streams sent 128 KiB each at once eagerly.
+ */
+static void fr_ucx_eager_only(ucp_config_t *config, const char *provider)
+{
+	if (provider == NULL || strcmp(provider, "shm") != 0 || getenv("UCX_RNDV_THRESH") != NULL)
+		return;
+	(void)ucp_config_modify(config, "RNDV_THRESH", "inf");
+}
+
+/*
  * Shared memory: the worker address goes into a file of the user's own folder, and the
  * context's address only names it ('U', pid, number). UCX takes a worker address on trust
  * (it aborts the process on a malformed one), so a peer's is read only from such a file:
@@ -695,6 +710,7 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 			return fr_ucx_fail(err, errlen, "ucp_config_modify(TLS)", status);
 	}
 	fr_ucx_default_on(ucx->config, "MM_ERROR_HANDLING", tls);
+	fr_ucx_eager_only(ucx->config, provider);
 
 	params.field_mask = UCP_PARAM_FIELD_FEATURES;
 	params.features = FR_UCX_FEATURES;
@@ -903,7 +919,7 @@ static int fr_ucx_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 			fr_tx_done(ctx, (struct fr_tx *)op, op->status, msg);
 		count++;
 	}
-	/* More progress than completions: UCX worked on a message of its own (a rendezvous). */
+	/* More progress than completions: UCX took fragments of a message, or worked on one of its own. */
 	if (i > count)
 		ctx->protocol_work++;
 	for (ap = &ucx->accepted; (a = *ap) != NULL;) {
@@ -971,7 +987,9 @@ static void fr_ucx_kick(struct fastrmi_ctx *ctx)
 
 const struct fr_backend fr_ucx_backend = {
 	.name = "ucx",
-	/* Tag sends beyond 8 KiB go rendezvous on shared memory (ucx_info -u t -e, UCX 1.13). */
+	/* Tag sends beyond 8 KiB go in fragments on shared memory (ucx_info -u t -e, UCX 1.13;
+	 * fr_ucx_eager_only), which may wait at the sender for room in the peer's FIFO (64 of them
+	 * by default), and rendezvous elsewhere. */
 	.sender_waits_from = 8192,
 	.open = fr_ucx_open,
 	.close = fr_ucx_close,
