@@ -837,9 +837,9 @@ static void fr_relax(void)
  * A reader that still has nothing after the provider worked on a message of ours without
  * completing it (sender_waits_from) rings its peer's stream back, once per such progress: the
  * peer's worker may have fragments waiting for the room we just made, or a rendezvous to answer,
- * and the provider wakes no sleeping thread of the peer for either. Work that
- * was another stream's costs the peer one look. A ring back is no provider work, so two readers
- * never ring each other on and on.
+ * and the provider wakes no sleeping thread of the peer for either. Work that was another
+ * stream's costs the peer one look. A ring back is no provider work, so two readers never ring
+ * each other on and on.
  */
 static void fr_ring_back(struct fastrmi_stream *s)
 {

@@ -556,9 +556,14 @@ static void fr_ucx_default_on(ucp_config_t *config, const char *name, const char
  */
 static void fr_ucx_eager_only(ucp_config_t *config, const char *provider)
 {
+	ucs_status_t status;
+
 	if (provider == NULL || strcmp(provider, "shm") != 0 || getenv("UCX_RNDV_THRESH") != NULL)
 		return;
-	(void)ucp_config_modify(config, "RNDV_THRESH", "inf");
+	/* Not fatal: without it, large messages go by rendezvous, slower but whole. */
+	status = ucp_config_modify(config, "RNDV_THRESH", "inf");
+	if (status != UCS_OK)
+		fr_report("ucp_config_modify(RNDV_THRESH, inf)", ucs_status_string(status));
 }
 
 /*
