@@ -119,25 +119,49 @@ struct fr_tx {
 
 /*
  * Shared-memory doorbell of a context (doorbell.c): a futex slot per stream, which the peers
- * ring when they send to that stream and its waiting thread sleeps on.
+ * ring when they send to that stream and its waiting thread sleeps on. On a crowded machine a
+ * sleeper sleeps on its slot's pipe instead (a FIFO in the user's folder), which the ringer
+ * writes: a pipe's wake-up tells the scheduler that the waker is about to sleep, so it keeps
+ * the two threads of a call on one CPU, where a futex wake-up leaves them apart as often as not.
  */
 #define FR_BELL_SLOTS 1024
-#define FR_DOORBELL_SIZE 8192
+#define FR_DOORBELL_SIZE 16384
+#define FR_BELL_PIPE_LOOK_MS 100 /* longest a pipe sleeper sleeps unrung (a ringer that cannot open the pipe) */
 struct fr_bell_slot {
 	_Atomic uint32_t seq;      /* futex word: bumped by every ring */
 	_Atomic uint32_t sleepers; /* threads (about to be) blocked on seq */
+	_Atomic uint32_t piped;    /* 1 while a thread (about to) sleep(s) on the slot's pipe: one at most */
 };
 struct fr_doorbell {
 	struct fr_bell_slot slot[FR_BELL_SLOTS];
 };
+/* A doorbell as this process holds it: the shared page, and the slots' pipes opened here. */
+struct fr_bell {
+	struct fr_doorbell *page;
+	char kind[8];              /* the page's file KIND-PID-NUMBER: names the pipes KINDpipe-PID-NUMBER-SLOT */
+	uint32_t pid, number;
+	int own;                   /* ours: we make the pipes (and remove them) */
+	_Atomic int pipe[FR_BELL_SLOTS]; /* per slot: fd + 1 of its pipe, 0 not opened yet, -1 failed */
+};
+/* How a thread sleeps on a slot: the seq it armed, and the pipe's fd (-1: the futex). */
+struct fr_bell_sleep {
+	uint32_t seq;
+	int pipe_fd;
+};
+/* Takes over page (mapped FR_DOORBELL_SIZE bytes): NULL when out of memory (page unmapped). */
+struct fr_bell *fr_bell_new(void *page, const char *kind, uint32_t pid, uint32_t number, int own,
+			    char *err, size_t errlen);
+/* Closes the pipes opened here (ours: removes them too) and unmaps the page. */
+void fr_bell_free(struct fr_bell *bell);
 /* A peer's: wakes the thread waiting on its stream stream_id, or all its waiters. */
-void fr_bell_ring(struct fr_doorbell *bell, uint64_t stream_id);
-void fr_bell_ring_all(struct fr_doorbell *bell);
-/* Ours, lock held: counts a sleeper in and returns the seq to sleep on (look once more after). */
-uint32_t fr_bell_arm(struct fr_doorbell *bell, uint64_t stream_id);
+void fr_bell_ring(struct fr_bell *bell, uint64_t stream_id);
+void fr_bell_ring_all(struct fr_bell *bell);
+/* Ours, lock held: counts a sleeper in (on the slot's pipe when on_pipe and it is free) and
+ * fills sleep with what to sleep on (look once more after). */
+void fr_bell_arm(struct fr_bell *bell, uint64_t stream_id, int on_pipe, struct fr_bell_sleep *sleep);
 /* Ours, lock not held: sleeps until rung after arm, or timeout_ms (-1 forever). */
-void fr_bell_wait(struct fr_doorbell *bell, uint64_t stream_id, uint32_t armed, int timeout_ms);
-void fr_bell_disarm(struct fr_doorbell *bell, uint64_t stream_id);
+void fr_bell_wait(struct fr_bell *bell, uint64_t stream_id, const struct fr_bell_sleep *sleep, int timeout_ms);
+void fr_bell_disarm(struct fr_bell *bell, uint64_t stream_id, const struct fr_bell_sleep *sleep);
 
 /* A peer context, shared by all streams to it. */
 struct fr_peer {
@@ -148,7 +172,7 @@ struct fr_peer {
 	size_t addr_len;
 	unsigned char *addr;
 	fi_addr_t fi_addr;          /* ofi */
-	struct fr_doorbell *bell;   /* ofi doorbell mode: the peer's, mapped here */
+	struct fr_bell *bell;       /* doorbell mode: the peer's, mapped here */
 	ucp_ep_h ep;                /* ucx */
 };
 
@@ -207,7 +231,7 @@ struct fastrmi_ctx {
 	 * message, a rendezvous: see sender_waits_from); counted by the backend. */
 	unsigned long protocol_work;
 	int spinners;              /* threads spinning in fr_wait_loop (adaptive waiting) */
-	struct fr_doorbell *bell;  /* the backend's doorbell, if it has one: waiters sleep on it */
+	struct fr_bell *bell;      /* the backend's doorbell, if it has one: waiters sleep on it */
 	int bell_look_ms;          /* > 0: the longest a waiter sleeps on the doorbell unrung */
 	/* Doorbell: a peer's message of at most this many bytes (header included) is whole in our
 	 * queue when the peer rings for it, so delivering it needs no ring of ours (0: always ring). */
@@ -252,5 +276,14 @@ int fr_userdir_create(const char *kind, size_t size, uint32_t *number, char *err
 int fr_userdir_open_peer(const char *kind, uint32_t pid, uint32_t number, int flags, size_t min_size,
 			 size_t max_size, size_t *size, char *err, size_t errlen);
 void fr_userdir_remove(const char *kind, uint32_t number);
+/*
+ * The pipe (FIFO) of slot `slot` of the file KIND-PID-NUMBER, named KINDpipe-PID-NUMBER-SLOT:
+ * fr_userdir_make_pipe makes ours, fr_userdir_open_pipe opens a peer's, only a FIFO of this user.
+ * Both open it read-write and non-blocking (a ringer of a peer that is gone then neither blocks
+ * nor gets SIGPIPE) and return the fd, or -1 with a message.
+ */
+int fr_userdir_make_pipe(const char *kind, uint32_t number, unsigned slot, char *err, size_t errlen);
+int fr_userdir_open_pipe(const char *kind, uint32_t pid, uint32_t number, unsigned slot, char *err, size_t errlen);
+void fr_userdir_remove_pipe(const char *kind, uint32_t number, unsigned slot);
 
 #endif /* FASTRMI_INTERNAL_H */

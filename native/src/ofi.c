@@ -190,7 +190,7 @@ struct fr_ofi {
 	int cq_fd;                 /* FD mode: the CQ's wait fd (owned by libfabric) */
 	int kick_fd;               /* FD mode: eventfd that wakes the poller */
 	uint32_t bell_number;      /* doorbell mode: ours is bell-PID-NUMBER */
-	struct fr_doorbell *bell;  /* doorbell mode: ours, mapped */
+	struct fr_bell *bell;      /* doorbell mode: ours, mapped */
 	size_t inject_size;
 };
 
@@ -218,19 +218,24 @@ static void *fr_bell_map(int fd, uint32_t pid, uint32_t number, char *err, size_
 static int fr_doorbell_create(struct fr_ofi *ofi, char *err, size_t errlen)
 {
 	uint32_t pid = (uint32_t)getpid();
+	void *page;
 	int fd, ret = FASTRMI_ERR_PROVIDER;
 
 	fd = fr_userdir_create(FR_BELL_KIND, FR_DOORBELL_SIZE, &ofi->bell_number, err, errlen);
 	if (fd < 0)
 		return FASTRMI_ERR_PROVIDER;
-	if ((ofi->bell = fr_bell_map(fd, pid, ofi->bell_number, err, errlen)) != NULL)
+	if ((page = fr_bell_map(fd, pid, ofi->bell_number, err, errlen)) != NULL &&
+	    (ofi->bell = fr_bell_new(page, FR_BELL_KIND, pid, ofi->bell_number, 1, err, errlen)) != NULL)
 		ret = 0;
 	if (close(fd) != 0 && ret == 0) {
 		fr_seterr(err, errlen, "close doorbell bell-%u-%u: %s", pid, ofi->bell_number, strerror(errno));
 		ret = FASTRMI_ERR_PROVIDER;
 	}
-	if (ret != 0)
+	if (ret != 0) {
+		fr_bell_free(ofi->bell);
+		ofi->bell = NULL;
 		fr_userdir_remove(FR_BELL_KIND, ofi->bell_number);
+	}
 	return ret;
 }
 
@@ -238,24 +243,25 @@ static int fr_doorbell_create(struct fr_ofi *ofi, char *err, size_t errlen)
 static int fr_doorbell_open_peer(struct fr_peer *peer, uint32_t pid, uint32_t number, char *err, size_t errlen)
 {
 	size_t size;
+	void *page;
 	int fd, ret = FASTRMI_ERR_PROVIDER;
 
 	fd = fr_userdir_open_peer(FR_BELL_KIND, pid, number, O_RDWR, FR_DOORBELL_SIZE, FR_DOORBELL_SIZE, &size,
 				  err, errlen);
 	if (fd < 0)
 		return FASTRMI_ERR_PROVIDER;
-	if ((peer->bell = fr_bell_map(fd, pid, number, err, errlen)) != NULL)
+	if ((page = fr_bell_map(fd, pid, number, err, errlen)) != NULL &&
+	    (peer->bell = fr_bell_new(page, FR_BELL_KIND, pid, number, 0, err, errlen)) != NULL)
 		ret = 0;
 	if (close(fd) != 0)
 		fprintf(stderr, "libfastrmi: close peer doorbell bell-%u-%u: %s\n", pid, number, strerror(errno));
 	return ret;
 }
 
-/* Unmaps and removes our doorbell (peers that mapped it keep their mapping). */
+/* Unmaps and removes our doorbell and its pipes (peers that mapped it keep their mapping). */
 static void fr_doorbell_close(struct fr_ofi *ofi)
 {
-	if (munmap(ofi->bell, FR_DOORBELL_SIZE) != 0)
-		fprintf(stderr, "libfastrmi: munmap doorbell: %s\n", strerror(errno));
+	fr_bell_free(ofi->bell);
 	ofi->bell = NULL;
 	fr_userdir_remove(FR_BELL_KIND, ofi->bell_number);
 }
@@ -663,8 +669,7 @@ static int fr_ofi_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char 
 	}
 	ret = fi_av_insert(ofi->av, name, 1, &peer->fi_addr, 0, NULL);
 	if (ret != 1) {
-		if (peer->bell != NULL && munmap(peer->bell, FR_DOORBELL_SIZE) != 0)
-			fprintf(stderr, "libfastrmi: munmap peer doorbell: %s\n", strerror(errno));
+		fr_bell_free(peer->bell);
 		peer->bell = NULL;
 		return fr_ofi_fail(err, errlen, "fi_av_insert(peer)", ret < 0 ? ret : -FI_EINVAL);
 	}
@@ -675,8 +680,7 @@ static void fr_ofi_peer_close(struct fastrmi_ctx *ctx, struct fr_peer *peer)
 {
 	if (peer->fi_addr != FI_ADDR_NOTAVAIL)
 		fr_ofi_report("fi_av_remove(peer)", fi_av_remove(ctx->ofi->av, &peer->fi_addr, 1, 0));
-	if (peer->bell != NULL && munmap(peer->bell, FR_DOORBELL_SIZE) != 0)
-		fr_report_errno("munmap(peer doorbell)", errno);
+	fr_bell_free(peer->bell);
 	peer->bell = NULL;
 }
 

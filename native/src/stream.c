@@ -720,23 +720,24 @@ static int fr_tx_ready(const struct fastrmi_stream *s);
 static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int timeout_ms)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
-	uint32_t armed;
+	struct fr_bell_sleep sleep;
 
 	/* A backend that cannot ring for everything it does on its own (UCX) looks now and then. */
 	if (ctx->bell_look_ms > 0 && (timeout_ms < 0 || timeout_ms > ctx->bell_look_ms))
 		timeout_ms = ctx->bell_look_ms;
 	fr_sleeping_add(s);
-	armed = fr_bell_arm(ctx->bell, s->local_id);
+	/* Crowded: on the slot's pipe, whose sync wake-up keeps a call's threads on one CPU (doorbell.c). */
+	fr_bell_arm(ctx->bell, s->local_id, fr_wait_machine_crowded(fr_now_nsec()), &sleep);
 	/* What was sent before the peer saw us counted in is in the queue now: look once more. */
 	if (fr_progress(ctx, NULL, 0) == 0 && !ready(s) && !s->aborted && !s->failed) {
 		pthread_mutex_unlock(&ctx->lock);
-		fr_bell_wait(ctx->bell, s->local_id, armed, timeout_ms);
+		fr_bell_wait(ctx->bell, s->local_id, &sleep, timeout_ms);
 		/* Awake: counted out before waiting for the lock (which may take a while on a busy
 		 * context), so that rings meanwhile cost the ringers no system call. */
-		fr_bell_disarm(ctx->bell, s->local_id);
+		fr_bell_disarm(ctx->bell, s->local_id, &sleep);
 		pthread_mutex_lock(&ctx->lock);
 	} else {
-		fr_bell_disarm(ctx->bell, s->local_id);
+		fr_bell_disarm(ctx->bell, s->local_id, &sleep);
 	}
 	fr_sleeping_remove(s);
 }

@@ -174,7 +174,7 @@ struct fr_ucx {
 	struct fr_ucx_closing *closing;
 	ucp_listener_h listener;   /* socket-address mode only */
 	uint32_t address_file;     /* worker-address mode: ours is ucx-PID-NUMBER (0: none) */
-	struct fr_doorbell *bell;  /* worker-address mode: ours, the start of that file, mapped */
+	struct fr_bell *bell;      /* worker-address mode: ours, the start of that file, mapped */
 	struct fr_ucx_accepted *accepted;
 	struct fr_ucx_expected expected[FR_UCX_EXPECTED_MAX];
 	unsigned expected_count;
@@ -462,9 +462,7 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 
 	if (ucx == NULL)
 		return;
-	if (ucx->bell != NULL && munmap(ucx->bell, FR_DOORBELL_SIZE) != 0)
-		fprintf(stderr, "libfastrmi: munmap doorbell of ucx-%u-%u: %s\n", (unsigned)getpid(), ucx->address_file,
-			strerror(errno));
+	fr_bell_free(ucx->bell);
 	ucx->bell = NULL;
 	ctx->bell = NULL;
 	if (ucx->address_file != 0)
@@ -597,9 +595,10 @@ static int fr_ucx_publish_address(struct fastrmi_ctx *ctx, const void *address, 
 		if (bell == MAP_FAILED) {
 			fr_seterr(err, errlen, "mmap the doorbell of ucx-%u-%u: %s", pid, number, strerror(errno));
 			ret = FASTRMI_ERR_PROVIDER;
+		} else if ((ctx->ucx->bell = fr_bell_new(bell, FR_UCX_KIND, pid, number, 1, err, errlen)) == NULL) {
+			ret = FASTRMI_ERR_PROVIDER;
 		} else {
-			ctx->ucx->bell = bell;
-			ctx->bell = bell;
+			ctx->bell = ctx->ucx->bell;
 			ctx->bell_look_ms = FR_UCX_BELL_LOOK_MS;
 			ctx->peer_rings_upto = FR_UCX_PEER_RINGS_UPTO;
 		}
@@ -609,8 +608,7 @@ static int fr_ucx_publish_address(struct fastrmi_ctx *ctx, const void *address, 
 		ret = FASTRMI_ERR_PROVIDER;
 	}
 	if (ret != 0) {
-		if (ctx->ucx->bell != NULL && munmap(ctx->ucx->bell, FR_DOORBELL_SIZE) != 0)
-			fprintf(stderr, "libfastrmi: munmap doorbell of ucx-%u-%u: %s\n", pid, number, strerror(errno));
+		fr_bell_free(ctx->ucx->bell);
 		ctx->ucx->bell = NULL;
 		ctx->bell = NULL;
 		fr_userdir_remove(FR_UCX_KIND, number);
@@ -664,8 +662,9 @@ static void *fr_ucx_read_peer_address(struct fr_peer *peer, size_t *len, char *e
 		fr_seterr(err, errlen, "mmap the doorbell of the peer's ucx-%u-%u: %s", pid, number, strerror(errno));
 		free(address);
 		address = NULL;
-	} else {
-		peer->bell = bell;
+	} else if ((peer->bell = fr_bell_new(bell, FR_UCX_KIND, pid, number, 0, err, errlen)) == NULL) {
+		free(address);
+		address = NULL;
 	}
 	if (close(fd) != 0)
 		fprintf(stderr, "libfastrmi: close the peer's ucx-%u-%u: %s\n", pid, number, strerror(errno));
@@ -781,8 +780,7 @@ static int fr_ucx_peer_sockaddr(const struct fr_peer *peer, struct sockaddr_stor
 
 static void fr_ucx_unmap_peer_bell(struct fr_peer *peer)
 {
-	if (peer->bell != NULL && munmap(peer->bell, FR_DOORBELL_SIZE) != 0)
-		fprintf(stderr, "libfastrmi: munmap a peer's doorbell: %s\n", strerror(errno));
+	fr_bell_free(peer->bell);
 	peer->bell = NULL;
 }
 

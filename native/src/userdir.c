@@ -3,8 +3,8 @@
  * for its peers of the same user (ofi:shm doorbells, ucx:shm worker addresses). A peer names
  * one only by kind, pid and number; the name is built here, and the file is taken only if
  * it is a regular file of this user of a plausible size: never a path or an fd off the wire.
- * Files are named KIND-PID-N; a process removes its own at exit, and those of dead processes
- * are swept whenever a new one is made.
+ * Files are named KIND-PID-N (a doorbell slot's pipe KINDpipe-PID-N-SLOT, a FIFO); a process
+ * removes its own at exit, and those of dead processes are swept whenever a new one is made.
  */
 #define _GNU_SOURCE
 
@@ -193,6 +193,78 @@ void fr_userdir_remove(const char *kind, uint32_t number)
 	dir_fd = fr_userdir_open(0, NULL, 0);
 	if (dir_fd < 0)
 		return; /* the folder is gone, and the file with it */
+	if (unlinkat(dir_fd, name, 0) != 0)
+		fprintf(stderr, "libfastrmi: unlink %s: %s\n", name, strerror(errno));
+	fr_userdir_close(dir_fd);
+}
+
+static void fr_userdir_pipe_name(char *name, size_t size, const char *kind, uint32_t pid, uint32_t number,
+				 unsigned slot)
+{
+	snprintf(name, size, "%spipe-%u-%u-%u", kind, pid, number, slot);
+}
+
+/* Opens the pipe `name` in the folder dir_fd read-write and non-blocking, only a FIFO of this
+ * user; -1 with a message otherwise. */
+static int fr_userdir_open_fifo(int dir_fd, const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dir_fd, name, O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fr_seterr(err, errlen, "open %s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode) || st.st_uid != geteuid()) {
+		fr_seterr(err, errlen, "%s is not a pipe of this user", name);
+		if (close(fd) != 0)
+			fprintf(stderr, "libfastrmi: close %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
+int fr_userdir_make_pipe(const char *kind, uint32_t number, unsigned slot, char *err, size_t errlen)
+{
+	char name[64];
+	int dir_fd, fd = -1;
+
+	fr_userdir_pipe_name(name, sizeof(name), kind, (uint32_t)getpid(), number, slot);
+	dir_fd = fr_userdir_open(0, err, errlen);
+	if (dir_fd < 0)
+		return -1;
+	if (mkfifoat(dir_fd, name, 0600) != 0)
+		fr_seterr(err, errlen, "mkfifo %s: %s", name, strerror(errno));
+	else if ((fd = fr_userdir_open_fifo(dir_fd, name, err, errlen)) < 0 && unlinkat(dir_fd, name, 0) != 0)
+		fprintf(stderr, "libfastrmi: unlink %s: %s\n", name, strerror(errno));
+	fr_userdir_close(dir_fd);
+	return fd;
+}
+
+int fr_userdir_open_pipe(const char *kind, uint32_t pid, uint32_t number, unsigned slot, char *err, size_t errlen)
+{
+	char name[64];
+	int dir_fd, fd;
+
+	fr_userdir_pipe_name(name, sizeof(name), kind, pid, number, slot);
+	dir_fd = fr_userdir_open(0, err, errlen);
+	if (dir_fd < 0)
+		return -1;
+	fd = fr_userdir_open_fifo(dir_fd, name, err, errlen);
+	fr_userdir_close(dir_fd);
+	return fd;
+}
+
+void fr_userdir_remove_pipe(const char *kind, uint32_t number, unsigned slot)
+{
+	char name[64];
+	int dir_fd;
+
+	fr_userdir_pipe_name(name, sizeof(name), kind, (uint32_t)getpid(), number, slot);
+	dir_fd = fr_userdir_open(0, NULL, 0);
+	if (dir_fd < 0)
+		return; /* the folder is gone, and the pipe with it */
 	if (unlinkat(dir_fd, name, 0) != 0)
 		fprintf(stderr, "libfastrmi: unlink %s: %s\n", name, strerror(errno));
 	fr_userdir_close(dir_fd);

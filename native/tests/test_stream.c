@@ -917,6 +917,124 @@ out:
 	return ret;
 }
 
+/* ---- a crowded machine: sleepers on the doorbell slots' pipes ----------------------------- *
+ *
+ * With more runnable threads than cores, a waiter on a doorbell context sleeps on its slot's
+ * pipe (doorbell.c), so each ring is a pipe write. A ping-pong beside busy processes: every
+ * reply arrives, each side has made pipes (KINDpipe-PID-...) while its context is open, and the
+ * context's close removes them. */
+
+#define CROWD_SEC 0.5
+#define CROWD_MIN_ROUND_TRIPS 200
+
+static pid_t crowd[16];
+static int crowd_size;
+
+/* Busy processes: one more than this process may use cores, so the machine is crowded. */
+static void crowd_start(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	crowd_size = cpus < 1 ? 2 : cpus >= 15 ? 16 : (int)cpus + 1;
+	for (int i = 0; i < crowd_size; i++) {
+		crowd[i] = fork();
+		if (crowd[i] == 0) {
+			alarm(TEST_ALARM_SEC);
+			for (volatile unsigned long x = 0;; x++)
+				;
+		}
+	}
+}
+
+static void crowd_stop(void)
+{
+	for (int i = 0; i < crowd_size; i++) {
+		if (crowd[i] <= 0)
+			continue;
+		kill(crowd[i], SIGKILL);
+		while (waitpid(crowd[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	crowd_size = 0;
+}
+
+/* How many pipes of process pid are in the user's folder. */
+static int pipes_of(pid_t pid)
+{
+	char pattern[128];
+	glob_t g;
+	int n;
+
+	snprintf(pattern, sizeof(pattern), "/dev/shm/fastrmi-%u/*pipe-%d-*", fastrmi_process_uid(), (int)pid);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	n = (int)g.gl_pathc;
+	globfree(&g);
+	return n;
+}
+
+static int crowd_side(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	double t0;
+	uint32_t i, v;
+	int ret = -1;
+
+	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
+		goto out;
+	t0 = now_sec(CLOCK_MONOTONIC);
+	/* The parent decides when to stop (UINT32_MAX); the child echoes until then. */
+	for (i = 0; s->is_child || i < CROWD_MIN_ROUND_TRIPS || now_sec(CLOCK_MONOTONIC) - t0 < CROWD_SEC; i++) {
+		if (!s->is_child && send_all(st, &i, sizeof(i), why, whylen) != 0)
+			goto out;
+		if (recv_exact(st, &v, sizeof(v), sizeof(v), why, whylen) != 0)
+			goto out;
+		if (v != i && !(s->is_child && v == UINT32_MAX)) {
+			snprintf(why, whylen, "round trip %u got %u", i, v);
+			goto out;
+		}
+		if (s->is_child && send_all(st, &v, sizeof(v), why, whylen) != 0)
+			goto out;
+		if (v == UINT32_MAX)
+			break;
+		if (!s->is_child && i + 1 >= CROWD_MIN_ROUND_TRIPS && now_sec(CLOCK_MONOTONIC) - t0 >= CROWD_SEC) {
+			/* The last: the child stops after echoing it. */
+			v = UINT32_MAX;
+			if (send_all(st, &v, sizeof(v), why, whylen) != 0 ||
+			    recv_exact(st, &v, sizeof(v), sizeof(v), why, whylen) != 0)
+				goto out;
+			break;
+		}
+	}
+	if (pipes_of(getpid()) == 0) {
+		snprintf(why, whylen, "%u round trips beside %d busy processes and no doorbell pipe made", i,
+			 crowd_size);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
+static void test_crowded(const struct config *cfg)
+{
+	char why[ERRLEN] = "";
+	pid_t child_pid = 0;
+	int parent, child;
+
+	crowd_start();
+	parent = run_pair(cfg, crowd_side, crowd_side, why, sizeof(why), &child_pid, &child);
+	crowd_stop();
+	if (parent == 0 && (pipes_of(getpid()) != 0 || pipes_of(child_pid) != 0)) {
+		snprintf(why, sizeof(why), "pipes left after the contexts closed: %d of ours, %d of the child's",
+			 pipes_of(getpid()), pipes_of(child_pid));
+		parent = -1;
+	}
+	report(cfg, "a ping-pong on a crowded machine sleeps on the doorbell slots' pipes; closing removes them",
+	       parent, why, child, 0);
+}
+
 /* ---- server opens first, then the client (the RMI connect pattern) -------------------- *
  *
  * Like FastRMI's connect: the server (parent) opens its side first, tells the client (over
@@ -1040,6 +1158,9 @@ static void run_config(const struct config *cfg)
 	report(cfg, name, parent, why, child, 0);
 
 	test_server_first(cfg, cfg->backend == FASTRMI_BACKEND_OFI && strcmp(cfg->provider, "shm") == 0 ? SF_ROUNDS : 5);
+
+	if (strcmp(cfg->provider, "shm") == 0) /* the transports with a doorbell */
+		test_crowded(cfg);
 
 	unsetenv("UCX_TLS");
 }
