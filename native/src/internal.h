@@ -125,6 +125,8 @@ struct fr_tx {
  * the two threads of a call on one CPU, where a futex wake-up leaves them apart as often as not.
  */
 #define FR_BELL_SLOTS 1024
+/* 16 KiB since the pipes (8 KiB before): another build's doorbell or UCX worker file then fails
+ * the size checks of userdir.c, never read at the wrong offset. */
 #define FR_DOORBELL_SIZE 16384
 #define FR_BELL_PIPE_LOOK_MS 100 /* longest a pipe sleeper sleeps unrung (a ringer that cannot open the pipe) */
 struct fr_bell_slot {

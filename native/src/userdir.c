@@ -184,18 +184,24 @@ int fr_userdir_open_peer(const char *kind, uint32_t pid, uint32_t number, int fl
 	return fd;
 }
 
-void fr_userdir_remove(const char *kind, uint32_t number)
+/* Removes our file or pipe `name` from the folder. */
+static void fr_userdir_unlink(const char *name)
 {
-	char name[48];
-	int dir_fd;
+	int dir_fd = fr_userdir_open(0, NULL, 0);
 
-	fr_userdir_name(name, sizeof(name), kind, (uint32_t)getpid(), number);
-	dir_fd = fr_userdir_open(0, NULL, 0);
 	if (dir_fd < 0)
 		return; /* the folder is gone, and the file with it */
 	if (unlinkat(dir_fd, name, 0) != 0)
 		fprintf(stderr, "libfastrmi: unlink %s: %s\n", name, strerror(errno));
 	fr_userdir_close(dir_fd);
+}
+
+void fr_userdir_remove(const char *kind, uint32_t number)
+{
+	char name[48];
+
+	fr_userdir_name(name, sizeof(name), kind, (uint32_t)getpid(), number);
+	fr_userdir_unlink(name);
 }
 
 static void fr_userdir_pipe_name(char *name, size_t size, const char *kind, uint32_t pid, uint32_t number,
@@ -259,13 +265,7 @@ int fr_userdir_open_pipe(const char *kind, uint32_t pid, uint32_t number, unsign
 void fr_userdir_remove_pipe(const char *kind, uint32_t number, unsigned slot)
 {
 	char name[64];
-	int dir_fd;
 
 	fr_userdir_pipe_name(name, sizeof(name), kind, (uint32_t)getpid(), number, slot);
-	dir_fd = fr_userdir_open(0, NULL, 0);
-	if (dir_fd < 0)
-		return; /* the folder is gone, and the pipe with it */
-	if (unlinkat(dir_fd, name, 0) != 0)
-		fprintf(stderr, "libfastrmi: unlink %s: %s\n", name, strerror(errno));
-	fr_userdir_close(dir_fd);
+	fr_userdir_unlink(name);
 }
