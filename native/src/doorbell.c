@@ -173,8 +173,9 @@ static void fr_bell_wait_pipe(struct fr_bell_slot *slot, const struct fr_bell_sl
 	ssize_t n;
 
 	/* Stale bytes first: a ring after arm bumped seq before its byte, so the look at seq
-	 * below still sees it when its byte is drained here. */
-	while ((n = read(sleep->pipe_fd, bytes, sizeof(bytes))) > 0)
+	 * below still sees it when its byte is drained here. A short read emptied the pipe: one
+	 * system call, not a second that says EAGAIN. */
+	while ((n = read(sleep->pipe_fd, bytes, sizeof(bytes))) == (ssize_t)sizeof(bytes))
 		;
 	if (n < 0 && errno != EAGAIN && errno != EINTR)
 		fr_report_errno("read(doorbell pipe)", errno);

@@ -128,7 +128,7 @@ struct fr_tx {
 /* 16 KiB since the pipes (8 KiB before): another build's doorbell or UCX worker file then fails
  * the size checks of userdir.c, never read at the wrong offset. */
 #define FR_DOORBELL_SIZE 16384
-#define FR_BELL_PIPE_LOOK_MS 100 /* longest a pipe sleeper sleeps unrung (a ringer that cannot open the pipe) */
+#define FR_BELL_PIPE_LOOK_MS 1000 /* longest a pipe sleeper sleeps unrung (a ringer that could not open the pipe) */
 struct fr_bell_slot {
 	_Atomic uint32_t seq;      /* futex word: bumped by every ring */
 	_Atomic uint32_t sleepers; /* threads (about to be) blocked on seq */
