@@ -187,6 +187,27 @@ enum fastrmi_wait_mode {
 FASTRMI_API int fastrmi_ctx_set_wait(fastrmi_ctx *ctx, int mode, int32_t usable_cpus, char *err, size_t errlen);
 
 /*
+ * The same idle strategy for a wait the caller does itself (FastRMI's Java side polls a TCP
+ * socket before its read blocks), so that one set of rules decides every wait. A budget is the
+ * caller's memory, FASTRMI_WAIT_BUDGET_SIZE bytes aligned to 8, zeroed before its first use, one
+ * per stream and direction, used by one thread at a time.
+ * fastrmi_wait_spin_for: how long the next wait spins, in ns (0: block at once), for a wait
+ * mode and a longest spin; like the library's own waits it looks at whether the machine is
+ * crowded. An unknown mode or a NULL budget never spins.
+ * fastrmi_wait_learn: what that wait took, and whether it ended while spinning.
+ * fastrmi_wait_may_spin: whether a wait starting now could spin at all (1) or must block (0: wait
+ * = block, no spin time, or adaptive on a crowded machine), a look that learns nothing and costs
+ * no system call most of the time: a caller whose look for data costs one asks this first.
+ * fastrmi_wait_spinners_max: how many threads of the caller's group of streams may spin at once
+ * (the caller counts them); usable_cpus as for fastrmi_ctx_set_wait.
+ */
+#define FASTRMI_WAIT_BUDGET_SIZE 32
+FASTRMI_API uint64_t fastrmi_wait_spin_for(void *budget, int mode, uint64_t max_nsec);
+FASTRMI_API void fastrmi_wait_learn(void *budget, uint64_t max_nsec, uint64_t waited_nsec, int answered_spinning);
+FASTRMI_API int fastrmi_wait_may_spin(int mode, uint64_t max_nsec);
+FASTRMI_API int fastrmi_wait_spinners_max(int32_t usable_cpus);
+
+/*
  * Copies the context's address (opaque bytes, at most FASTRMI_ADDRESS_MAX) into buf.
  * *len is buf's size on entry and the address length on return. Returns 0, or
  * FASTRMI_ERR_INVALID when buf is too small (*len then says how much is needed).

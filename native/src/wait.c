@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wait.h"
@@ -163,4 +164,49 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 					fr_wait_crowded_by(text, fr_usable_cpus()));
 	atomic_store_explicit(&looks, looks_now, memory_order_relaxed);
 	return looks_now >= FR_WAIT_CROWDED_LOOKS;
+}
+
+_Static_assert(sizeof(struct fr_wait_budget) <= FASTRMI_WAIT_BUDGET_SIZE, "FASTRMI_WAIT_BUDGET_SIZE too small");
+_Static_assert(_Alignof(struct fr_wait_budget) <= 8, "a budget is aligned to 8");
+
+static int fr_wait_mode_known(int mode)
+{
+	return mode == FASTRMI_WAIT_ADAPTIVE || mode == FASTRMI_WAIT_SPIN || mode == FASTRMI_WAIT_BLOCK;
+}
+
+/* Whether adaptive waiting with a spin of max_nsec finds the machine crowded now. */
+static int fr_wait_crowded_now(int mode, uint64_t max_nsec)
+{
+	struct timespec ts;
+
+	if (mode != FASTRMI_WAIT_ADAPTIVE || max_nsec == 0 || clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return fr_wait_machine_crowded((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+FASTRMI_API uint64_t fastrmi_wait_spin_for(void *budget, int mode, uint64_t max_nsec)
+{
+	if (budget == NULL || !fr_wait_mode_known(mode))
+		return 0;
+	return fr_wait_spin_for(budget, (enum fastrmi_wait_mode)mode, max_nsec, fr_wait_crowded_now(mode, max_nsec));
+}
+
+FASTRMI_API int fastrmi_wait_may_spin(int mode, uint64_t max_nsec)
+{
+	if (!fr_wait_mode_known(mode) || mode == FASTRMI_WAIT_BLOCK || max_nsec == 0)
+		return 0;
+	return !fr_wait_crowded_now(mode, max_nsec);
+}
+
+FASTRMI_API void fastrmi_wait_learn(void *budget, uint64_t max_nsec, uint64_t waited_nsec, int answered_spinning)
+{
+	if (budget != NULL)
+		fr_wait_learn(budget, max_nsec, waited_nsec, answered_spinning);
+}
+
+FASTRMI_API int fastrmi_wait_spinners_max(int32_t usable_cpus)
+{
+	if (usable_cpus > 0)
+		fr_wait_set_usable_cpus(usable_cpus);
+	return fr_wait_spinners_max();
 }

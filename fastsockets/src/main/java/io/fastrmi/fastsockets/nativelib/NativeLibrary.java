@@ -26,6 +26,18 @@ public interface NativeLibrary {
      */
     NativeTransport openTransport(TransportName transport, int spinMicros, WaitMode wait) throws java.io.IOException;
 
+    /**
+     * A budget of the library's idle strategy ({@code fastrmi_wait_*}) for a wait FastRMI does
+     * itself (a TCP socket's read): the same rules as the native streams' waits, learnt per stream.
+     */
+    WaitBudget waitBudget(WaitMode wait, long maxSpinNanos);
+
+    /**
+     * How many threads of one group of streams may spin at once, for {@code usableCpus} (the JVM's
+     * count, a container's quota included).
+     */
+    int spinnersMax(int usableCpus);
+
     /** {@code fastrmi_strstatus}: a status's name as the library spells it ("FASTRMI_ERR_PROVIDER"). */
     String statusName(int status);
 

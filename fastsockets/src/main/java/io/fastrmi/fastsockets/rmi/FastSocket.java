@@ -7,6 +7,7 @@ import io.fastrmi.fastsockets.handshake.Negotiator;
 import io.fastrmi.fastsockets.jvm.JvmScope;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.transport.NativeConnection;
+import io.fastrmi.fastsockets.transport.TcpWaits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -150,11 +151,21 @@ public class FastSocket extends Socket implements NegotiatedSocket {
     @Override
     public synchronized InputStream getInputStream() throws IOException {
         NativeConnection connection = nativeConnection;
-        if (connection != null && !serverSide) {
-            return connection.input();
+        if (!serverSide) {
+            if (connection != null) {
+                return connection.input();
+            }
+            if (!negotiatedFast()) {
+                return super.getInputStream(); // the handshake's, or a plain connection's
+            }
+            // Negotiated fast over TCP (the client negotiates before RMI has its socket).
+            if (input == null) {
+                input = TcpWaits.input(super.getInputStream());
+            }
+            return input;
         }
         if (input == null) {
-            input = serverSide ? new ServerHandshakeInputStream(this, super.getInputStream()) : super.getInputStream();
+            input = new ServerHandshakeInputStream(this, super.getInputStream());
         }
         return input;
     }

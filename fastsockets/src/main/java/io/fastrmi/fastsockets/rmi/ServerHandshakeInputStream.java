@@ -6,6 +6,7 @@ import io.fastrmi.fastsockets.handshake.Jrmp;
 import io.fastrmi.fastsockets.handshake.Negotiation;
 import io.fastrmi.fastsockets.handshake.Negotiator;
 import io.fastrmi.fastsockets.transport.NativeConnection;
+import io.fastrmi.fastsockets.transport.TcpWaits;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -99,6 +100,9 @@ final class ServerHandshakeInputStream extends FilterInputStream {
             negotiator.answer(offer, Installation.policyFor(socket.getInetAddress()), Negotiation::answer);
         } catch (IOException e) {
             throw negotiator.failed(e);
+        }
+        if (socket.negotiatedFast() && socket.nativeConnection() == null) {
+            in = TcpWaits.input(in); // a fast connection over TCP: its reads wait as the native streams'
         }
     }
 

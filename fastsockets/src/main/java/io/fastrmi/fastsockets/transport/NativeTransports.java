@@ -52,6 +52,16 @@ public final class NativeTransports {
         waitMode = wait;
     }
 
+    /** The config's {@code wait}. */
+    static WaitMode waitMode() {
+        return waitMode;
+    }
+
+    /** The config's {@code spin}, in nanoseconds. */
+    static long spinNanos() {
+        return spinMicros * 1000L;
+    }
+
     /**
      * The context of transport {@code name} that a new negotiation names (a fresh one when the
      * current one is nearly full: {@link TransportContexts}), or null when the transport cannot be
@@ -115,13 +125,30 @@ public final class NativeTransports {
      * Opens the native transports among {@code names} on a daemon thread, once per JVM: loading the
      * library, linking its calls and opening a context take a few hundred milliseconds, which
      * would otherwise fall on the first connection. Called when RMI first asks for a socket factory.
+     * The library is loaded even for {@code tcp} alone: its idle strategy decides how the reads of
+     * fast TCP connections wait ({@link TcpWaits}); until it is there they block.
      */
     public static void warmUp(List<TransportName> names) {
         if (WARMED.compareAndSet(false, true) && locator != null) {
-            Thread warmer = new Thread(() -> names.stream().filter(TransportName::isNative).forEach(NativeTransports::get),
-                    "fastrmi-transports");
+            Thread warmer = new Thread(() -> {
+                names.stream().filter(TransportName::isNative).forEach(NativeTransports::get);
+                loadQuietly();
+            }, "fastrmi-transports");
             warmer.setDaemon(true);
             warmer.start();
+        }
+    }
+
+    /** Loads the library if it can be; a failure is kept for doctor, and TCP reads then block. */
+    private static void loadQuietly() {
+        if (Runtime.version().feature() < 22 || waitMode == WaitMode.BLOCK || spinMicros == 0) {
+            return; // nothing to wait with (JDK 17 has no FFM), or nothing asked of it
+        }
+        try {
+            library();
+        } catch (IOException | RuntimeException e) {
+            FastRmiLog.once("library", "FastRMI: no native library, so reads on TCP connections block at once: "
+                    + e.getMessage());
         }
     }
 

@@ -43,6 +43,20 @@ public final class FfmNativeLibrary implements NativeLibrary {
     }
 
     @Override
+    public io.fastrmi.fastsockets.nativelib.WaitBudget waitBudget(WaitMode wait, long maxSpinNanos) {
+        return new FfmWaitBudget(calls, wait, maxSpinNanos);
+    }
+
+    @Override
+    public int spinnersMax(int usableCpus) {
+        try {
+            return (int) calls.waitSpinnersMax.invokeExact(usableCpus);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_wait_spinners_max", t);
+        }
+    }
+
+    @Override
     public int processUid() {
         try {
             return (int) calls.processUid.invokeExact();

@@ -38,6 +38,10 @@ final class NativeCalls {
     final MethodHandle processUid;
     final MethodHandle tcpPeer;
     final MethodHandle strstatus;
+    final MethodHandle waitSpinFor;
+    final MethodHandle waitLearn;
+    final MethodHandle waitMaySpin;
+    final MethodHandle waitSpinnersMax;
 
     NativeCalls(Linker linker, SymbolLookup library) {
         Linker.Option critical = Linker.Option.critical(true);
@@ -72,6 +76,15 @@ final class NativeCalls {
         processUid = linker.downcallHandle(find(library, "fastrmi_process_uid"), FunctionDescriptor.of(JAVA_INT));
         tcpPeer = linker.downcallHandle(find(library, "fastrmi_tcp_peer"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
+        // Short and never blocking (a look at /proc/loadavg at most every 10 ms): critical.
+        waitSpinFor = linker.downcallHandle(find(library, "fastrmi_wait_spin_for"),
+                FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, JAVA_LONG), critical);
+        waitLearn = linker.downcallHandle(find(library, "fastrmi_wait_learn"),
+                FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT), critical);
+        waitMaySpin = linker.downcallHandle(find(library, "fastrmi_wait_may_spin"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), critical);
+        waitSpinnersMax = linker.downcallHandle(find(library, "fastrmi_wait_spinners_max"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         strstatus = linker.downcallHandle(find(library, "fastrmi_strstatus"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
     }
 

@@ -1,0 +1,98 @@
+package io.fastrmi.fastsockets.transport;
+
+import io.fastrmi.fastsockets.nativelib.WaitBudget;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.function.Supplier;
+
+/**
+ * The input of a connection negotiated fast over TCP (RMI's own socket, no native stream): a read
+ * that finds nothing there polls the socket ({@code available()}) for as long as the stream's
+ * budget says before it blocks, as the native streams' waits spin. On a quiet machine a blocked
+ * read's wake-up costs tens of microseconds when the woken thread's CPU idles (a socket call
+ * here: 19-25 or 55-65 µs, a lottery per JVM pair); a reply that comes within the spin costs
+ * none. The budget is the library's ({@code fastrmi_wait_*}: no spin on a crowded machine, none
+ * after replies that came far beyond the spin, learnt per stream), so one set of rules decides
+ * every wait; {@link Spinners} adds the group's limit and the nested-call rule. Until a budget
+ * can be had (the library loads on another thread), reads block as stock RMI's do.
+ */
+public final class PollingInput extends FilterInputStream {
+
+    private final Supplier<WaitBudget> budgets;
+    private final Spinners spinners;
+    private final byte[] one = new byte[1];
+    private WaitBudget budget;
+    /**
+     * Another thread of the group was woken from a blocked read while this one last waited: the
+     * group has other calls in flight (many clients, a callback's handler), whose threads' wake-ups
+     * need the cores a spinner would hold (the kernel puts a woken thread beside a spinning one and
+     * lets it wait), so this wait blocks at once.
+     */
+    private boolean othersWokeLastWait;
+
+    /** {@code budgets}: a fresh budget for this stream, or null while none can be had. */
+    public PollingInput(InputStream in, Supplier<WaitBudget> budgets, Spinners spinners) {
+        super(in);
+        this.budgets = budgets;
+        this.spinners = spinners;
+    }
+
+    @Override
+    public int read() throws IOException {
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        WaitBudget waits = budget();
+        // Blocking at once (a crowded machine) costs what stock's read costs: no look for data.
+        if (waits == null || len == 0 || !waits.maySpin() || in.available() > 0) {
+            return in.read(b, off, len);
+        }
+        long start = System.nanoTime();
+        long wakeUpsBefore = spinners.wakeUps();
+        long spin = othersWokeLastWait ? 0 : waits.spinNanos();
+        boolean answeredSpinning = spin > 0 && spinUntilReadable(start, spin, wakeUpsBefore);
+        int n = in.read(b, off, len);
+        othersWokeLastWait = spinners.wakeUps() != wakeUpsBefore;
+        if (!answeredSpinning) {
+            spinners.wokeUp();
+        }
+        waits.learn(System.nanoTime() - start, answeredSpinning);
+        return n;
+    }
+
+    /** Polls until bytes are there (true), the spin is over, or another thread of the group woke. */
+    private boolean spinUntilReadable(long start, long spin, long wakeUps) throws IOException {
+        if (!spinners.enter()) {
+            return false;
+        }
+        try {
+            do {
+                if (in.available() > 0) {
+                    return true;
+                }
+                Thread.onSpinWait();
+            } while (System.nanoTime() - start < spin && spinners.wakeUps() == wakeUps);
+            return false;
+        } finally {
+            spinners.exit();
+        }
+    }
+
+    private WaitBudget budget() {
+        WaitBudget waits = budget;
+        if (waits == null) {
+            waits = budgets.get();
+            budget = waits;
+        }
+        return waits;
+    }
+
+    @Override
+    public boolean markSupported() {
+        return false;
+    }
+}

@@ -1,0 +1,55 @@
+package io.fastrmi.fastsockets.transport;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+
+/**
+ * The threads of one group of streams that spin (poll) while they wait, as the library counts
+ * those of a native context: only so many at once (the others block at once: more spinners take
+ * the cores the threads they wait for need), and each stops early once a thread of the group was
+ * woken from a blocked read meanwhile (in a nested call such as a callback that thread is
+ * probably the one the spinner waits for, and it needs the core).
+ */
+public final class Spinners {
+
+    private final AtomicInteger spinning = new AtomicInteger();
+    private final AtomicLong wakeUps = new AtomicLong();
+    private final IntSupplier most;
+
+    /** {@code most}: how many may spin at once, asked at each start (it may be learnt late). */
+    public Spinners(IntSupplier most) {
+        this.most = most;
+    }
+
+    /** Takes a place to spin: false when as many as may already spin. */
+    boolean enter() {
+        int limit = most.getAsInt();
+        for (int now = spinning.get(); now < limit; now = spinning.get()) {
+            if (spinning.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Gives back the place {@link #enter} took. */
+    void exit() {
+        spinning.decrementAndGet();
+    }
+
+    /** A count that moves whenever a thread of the group was woken from a blocked read. */
+    long wakeUps() {
+        return wakeUps.get();
+    }
+
+    /** A thread of the group was woken from a blocked read. */
+    void wokeUp() {
+        wakeUps.incrementAndGet();
+    }
+
+    /** Threads spinning now (for the tests). */
+    int spinning() {
+        return spinning.get();
+    }
+}

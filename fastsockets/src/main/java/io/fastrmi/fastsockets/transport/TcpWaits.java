@@ -1,0 +1,51 @@
+package io.fastrmi.fastsockets.transport;
+
+import io.fastrmi.config.WaitMode;
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.WaitBudget;
+import java.io.InputStream;
+
+/**
+ * How the reads of this JVM's connections negotiated fast over TCP wait: through a
+ * {@link PollingInput} whose budgets are the library's, within the config's {@code spin} and
+ * {@code wait} (as the native streams'), all of them one group of {@link Spinners}. Where no
+ * library can be had (a JDK before 22, a library that does not load) or {@code wait = block},
+ * they block at once, as stock RMI's reads.
+ */
+public final class TcpWaits {
+
+    private static final Spinners SPINNERS = new Spinners(TcpWaits::spinnersMax);
+    private static volatile int spinnersMax = -1;
+
+    private TcpWaits() {
+    }
+
+    /** {@code tcp}, the input of such a connection, as its reads should wait. */
+    public static InputStream input(InputStream tcp) {
+        if (Runtime.version().feature() < 22 || NativeTransports.waitMode() == WaitMode.BLOCK
+                || NativeTransports.spinNanos() == 0) {
+            return tcp;
+        }
+        return new PollingInput(tcp, TcpWaits::budget, SPINNERS);
+    }
+
+    /** A fresh budget, or null while the library is not loaded. */
+    private static WaitBudget budget() {
+        NativeLibrary library = NativeLibraries.get();
+        return library == null ? null : library.waitBudget(NativeTransports.waitMode(), NativeTransports.spinNanos());
+    }
+
+    private static int spinnersMax() {
+        int most = spinnersMax;
+        if (most < 0) {
+            NativeLibrary library = NativeLibraries.get();
+            if (library == null) {
+                return 0;
+            }
+            most = library.spinnersMax(Runtime.getRuntime().availableProcessors());
+            spinnersMax = most;
+        }
+        return most;
+    }
+}
