@@ -183,6 +183,7 @@ class PollingInputTest {
         t2.join();
         assertEquals(1, budget.spinAsked, "the second wait asked for no spin");
         assertFalse(budget.answeredSpinning.contains(true));
+        assertEquals(3, spinners.wakeUps(), "the test's wake-up, then both blocked reads");
         // After a wait without others' wake-ups, it spins again.
         Thread t3 = writeWhen(() -> spinners.spinning() == 1, new byte[] {3}, () -> { });
         assertEquals(3, in.read());
