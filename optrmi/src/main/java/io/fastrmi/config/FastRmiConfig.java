@@ -23,7 +23,7 @@ import java.util.Set;
  * # comments run to the end of the line
  * scope = rmi                 # global keys come before any section: scope (rmi|jvm), plain-ttl
  * plain-ttl = 300s
- * spin = 20us                 # the longest a thread waiting on a native stream polls before it blocks
+ * spin = 20us                 # the longest a thread waiting on a native stream or a fast tcp connection polls before it blocks
  * wait = adaptive             # adaptive (spin while it pays), spin (always the whole spin) or block
  * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
  * offer-ports = 61000-61999   # scope = jvm: local ports of offers to other hosts

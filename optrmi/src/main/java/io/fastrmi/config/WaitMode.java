@@ -3,7 +3,8 @@ package io.fastrmi.config;
 import java.util.Locale;
 
 /**
- * The config's {@code wait}: how a thread waiting on a native stream waits, within {@code spin}.
+ * The config's {@code wait}: how a thread waiting on a native stream or a fast tcp connection waits, within
+ * {@code spin}.
  * The order is {@code enum fastrmi_wait_mode} of {@code fastrmi.h}: {@link #nativeCode()} is what
  * the library takes.
  */
