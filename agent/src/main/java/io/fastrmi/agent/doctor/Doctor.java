@@ -14,6 +14,7 @@ import io.fastrmi.fastsockets.handshake.HandshakeException;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.transport.NativeTransports;
+import io.fastrmi.fastsockets.transport.TcpWaits;
 import io.fastrmi.optrmi.JvmFingerprint;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -239,6 +240,7 @@ public final class Doctor {
         } catch (IOException | RuntimeException e) {
             row("native library", "unavailable: " + e.getMessage());
         }
+        row("tcp reads", TcpWaits.describe());
         for (TransportName transport : config.allTransports()) {
             if (!transport.isNative()) {
                 continue;

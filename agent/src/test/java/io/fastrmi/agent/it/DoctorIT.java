@@ -113,6 +113,8 @@ class DoctorIT {
         assertTrue(run.value("native library").matches(".*\\.so \\(libfastrmi 0\\.1\\.0, libfabric 1\\.\\d+, UCX 1\\.[\\d.]+\\)"),
                 text);
         assertEquals("opens", run.value("ucx:shm"), text);
+        assertEquals("poll before they block, as native streams wait (wait = adaptive, spin = 20 us)",
+                run.value("tcp reads"), text);
         assertNull(run.value("ofi:shm"), "only the config's transports: " + text);
         assertEquals("possible on this JDK (the config says rmi)", run.value("scope = jvm"), text);
         assertFalse(text.contains("negotiation"), text);
@@ -157,6 +159,8 @@ class DoctorIT {
         assertEquals("available (pure Java)", run.value("tcp"), run.text());
         assertEquals("unavailable: the native transports need JDK 22 or newer (FFM API); this is JDK 17",
                 run.value("native library"), run.text());
+        assertEquals("block at once (JDK 17 has no FFM API to reach the library's idle strategy)",
+                run.value("tcp reads"), run.text());
         assertEquals("needs JDK 22 or newer: here only RMI's sockets can be FastRMI's (the config says rmi)",
                 run.value("scope = jvm"), run.text());
     }

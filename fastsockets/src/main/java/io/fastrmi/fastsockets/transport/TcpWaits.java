@@ -23,11 +23,29 @@ public final class TcpWaits {
 
     /** {@code tcp}, the input of such a connection, as its reads should wait. */
     public static InputStream input(InputStream tcp) {
-        if (Runtime.version().feature() < 22 || NativeTransports.waitMode() == WaitMode.BLOCK
-                || NativeTransports.spinNanos() == 0) {
-            return tcp;
+        return whyBlocking() != null ? tcp : new PollingInput(tcp, TcpWaits::budget, SPINNERS);
+    }
+
+    /** Why reads here block at once whatever the library says, or null when they may poll. */
+    private static String whyBlocking() {
+        if (Runtime.version().feature() < 22) {
+            return "JDK " + Runtime.version().feature() + " has no FFM API to reach the library's idle strategy";
         }
-        return new PollingInput(tcp, TcpWaits::budget, SPINNERS);
+        if (NativeTransports.waitMode() == WaitMode.BLOCK || NativeTransports.spinNanos() == 0) {
+            return "the config says wait = block or spin = 0";
+        }
+        return null;
+    }
+
+    /** How the reads of fast connections over TCP wait here, in words (for doctor, after the library's load). */
+    public static String describe() {
+        String why = whyBlocking();
+        if (why == null && NativeLibraries.get() == null) {
+            why = "no native library: " + NativeLibraries.unavailableReason();
+        }
+        return why != null ? "block at once (" + why + ")"
+                : "poll before they block, as native streams wait (wait = " + NativeTransports.waitMode().configName()
+                        + ", spin = " + NativeTransports.spinNanos() / 1000 + " us)";
     }
 
     /** A fresh budget, or null while the library is not loaded. */
