@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.agent.nativeit.IdleClientMain;
+import io.fastrmi.agent.nativeit.TimedCallClientMain;
 import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
@@ -20,12 +21,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Two JVMs with 16 open, idle native connections between them use about no CPU: nothing polls.
- * The bound is generous (a busy-polling reader would use a whole core per second).
+ * The bound is generous (a busy-polling reader would use a whole core per second). And a call's
+ * wait on a fast tcp connection polls or sleeps as the config's wait says.
  */
 class IdleCpuIT {
 
     private static final int CONNECTIONS = 16;
     private static final long IDLE_MILLIS = 3000;
+    private static final int CALL_MILLIS = 1500;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ucx:shm", "ofi:tcp;ofi_rxm"})
@@ -61,6 +64,45 @@ class IdleCpuIT {
         List<RecordedEvent> fast = ItSupport.events(dir.resolve("server.jfr"), "fastrmi.Handshake").stream()
                 .filter(e -> transport.equals(e.getString("transport"))).toList();
         assertTrue(fast.size() >= CONNECTIONS, "connections on " + transport + ": " + fast.size());
+    }
+
+    /**
+     * A call on a connection negotiated fast over tcp polls its socket while it waits, as the
+     * config's {@code wait} says: with {@code wait = spin} and a spin longer than the call, the
+     * calling JVM burns CPU for about as long as the call runs (its reads are FastRMI's, and the
+     * library's idle strategy lets them spin); with {@code wait = block} it sleeps, as stock RMI's.
+     */
+    @ParameterizedTest(name = "wait = {0}")
+    @ValueSource(strings = {"spin", "block"})
+    void aCallOnAFastTcpConnectionWaitsAsTheConfigSays(String wait) throws Exception {
+        Path dir = ItSupport.directory("tcp-wait-" + wait);
+        Path config = Files.write(dir.resolve("fastrmi.conf"), List.of("spin = 5s", "wait = " + wait, "[host local]",
+                "optimize = on", "optimizations = all", "transports = tcp"));
+        Path agent = ItSupport.agentJar();
+        Jdk jdk = Jdk.of(25);
+        try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config)) {
+            String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
+            try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(agent, "config=" + config)
+                    .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
+                    .classpathOf(TimedCallClientMain.class).main(TimedCallClientMain.class)
+                    .args("127.0.0.1", port, String.valueOf(CALL_MILLIS)).start()) {
+                client.awaitLine(Pattern.compile("^READY$"), Duration.ofSeconds(60));
+                long before = cpuMillis(client.pid());
+                client.send("go");
+                client.awaitLine(Pattern.compile("^DONE$"), Duration.ofSeconds(60));
+                long cpu = cpuMillis(client.pid()) - before;
+                System.out.println("wait = " + wait + ": a call of " + CALL_MILLIS + " ms cost the client " + cpu + " ms CPU");
+                if (wait.equals("spin")) {
+                    assertTrue(cpu >= CALL_MILLIS / 2, "the waiting read did not poll: " + cpu + " ms CPU");
+                } else {
+                    assertTrue(cpu < 300, "the waiting read did not sleep: " + cpu + " ms CPU");
+                }
+                client.send("quit");
+                assertEquals(0, client.awaitExit(Duration.ofSeconds(30)));
+            }
+            server.send("quit");
+            assertEquals(0, server.awaitExit(Duration.ofSeconds(30)));
+        }
     }
 
     /** User plus system CPU time of a process, from /proc (clock ticks of 10 ms). */
