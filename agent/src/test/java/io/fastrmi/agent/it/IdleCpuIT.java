@@ -41,10 +41,8 @@ class IdleCpuIT {
                 .jvmArgs("--enable-native-access=ALL-UNNAMED").jfr(dir.resolve("server.jfr"))
                 .classpathOf(SampleServer.class).main(SampleServer.class).start()) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(agent, "config=" + config)
-                    .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
-                    .classpathOf(IdleClientMain.class).main(IdleClientMain.class)
-                    .args("127.0.0.1", port, String.valueOf(CONNECTIONS)).start()) {
+            try (ManagedJvm client = ItSupport.agentClient(jdk, config, IdleClientMain.class, "127.0.0.1", port,
+                    String.valueOf(CONNECTIONS))) {
                 client.awaitLine(Pattern.compile("^IDLE$"), Duration.ofSeconds(60));
                 Thread.sleep(1000); // let start-up work (JIT, JFR) settle
                 long serverBefore = cpuMillis(server.pid());
@@ -78,14 +76,11 @@ class IdleCpuIT {
         Path dir = ItSupport.directory("tcp-wait-" + wait);
         Path config = Files.write(dir.resolve("fastrmi.conf"), List.of("spin = 5s", "wait = " + wait, "[host local]",
                 "optimize = on", "optimizations = all", "transports = tcp"));
-        Path agent = ItSupport.agentJar();
         Jdk jdk = Jdk.of(25);
         try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(agent, "config=" + config)
-                    .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
-                    .classpathOf(TimedCallClientMain.class).main(TimedCallClientMain.class)
-                    .args("127.0.0.1", port, String.valueOf(CALL_MILLIS)).start()) {
+            try (ManagedJvm client = ItSupport.agentClient(jdk, config, TimedCallClientMain.class, "127.0.0.1", port,
+                    String.valueOf(CALL_MILLIS))) {
                 client.awaitLine(Pattern.compile("^READY$"), Duration.ofSeconds(60));
                 long before = cpuMillis(client.pid());
                 client.send("go");

@@ -53,6 +53,13 @@ final class ItSupport {
         return config;
     }
 
+    /** A client JVM on {@code jdk} under the agent with {@code config}: {@code main} (beside the samples) with {@code args}, started. */
+    static ManagedJvm agentClient(Jdk jdk, Path config, Class<?> main, String... args) {
+        return JvmLauncher.on(jdk).name("client").agent(agentJar(), "config=" + config)
+                .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
+                .classpathOf(main).main(main).args(args).start();
+    }
+
     /** The sample server on {@code jdk} under the agent with {@code config}, started (not yet READY). */
     static ManagedJvm agentSampleServer(Jdk jdk, Path config) {
         return agentSampleServer(jdk, config, Duration.ofMinutes(5));

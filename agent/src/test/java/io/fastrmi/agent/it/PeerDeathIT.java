@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fastrmi.agent.nativeit.SleepClientMain;
 import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
-import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,13 +28,10 @@ class PeerDeathIT {
     void aCallToAKilledServerFailsPromptly(String transport) throws Exception {
         Path dir = ItSupport.directory("peer-death-" + transport);
         Path config = ItSupport.transportConfig(dir, transport);
-        Path agent = ItSupport.agentJar();
         Jdk jdk = Jdk.of(25);
         try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(agent, "config=" + config)
-                    .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
-                    .classpathOf(SleepClientMain.class).main(SleepClientMain.class).args("127.0.0.1", port).start()) {
+            try (ManagedJvm client = ItSupport.agentClient(jdk, config, SleepClientMain.class, "127.0.0.1", port)) {
                 client.awaitLine(Pattern.compile("^CALLING$"), Duration.ofSeconds(60));
                 Thread.sleep(1000);
                 server.close(); // SIGKILL
