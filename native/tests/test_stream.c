@@ -983,8 +983,11 @@ static int crowd_side(struct side *s, char *why, size_t whylen)
 	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
 		goto out;
 	t0 = now_sec(CLOCK_MONOTONIC);
-	/* The parent decides when to stop (UINT32_MAX); the child echoes until then. */
-	for (i = 0; s->is_child || i < CROWD_MIN_ROUND_TRIPS || now_sec(CLOCK_MONOTONIC) - t0 < CROWD_SEC; i++) {
+	/* The parent decides when to stop (UINT32_MAX) and both leave only through it: a loop
+	 * condition that looked at the clock too would let the parent leave without telling the
+	 * child when the time ran out between its two looks (the child then read the end of the
+	 * stream; a preempted parent on this crowded machine made that happen). */
+	for (i = 0;; i++) {
 		if (!s->is_child && send_all(st, &i, sizeof(i), why, whylen) != 0)
 			goto out;
 		if (recv_exact(st, &v, sizeof(v), sizeof(v), why, whylen) != 0)
