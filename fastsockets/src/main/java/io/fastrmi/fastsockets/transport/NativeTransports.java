@@ -139,10 +139,10 @@ public final class NativeTransports {
         }
     }
 
-    /** Loads the library if it can be; a failure is kept for doctor, and TCP reads then block. */
+    /** Loads the library where TCP reads may poll; a failure is kept for doctor, and TCP reads then block. */
     private static void loadQuietly() {
-        if (Runtime.version().feature() < 22 || waitMode == WaitMode.BLOCK || spinMicros == 0) {
-            return; // nothing to wait with (JDK 17 has no FFM), or nothing asked of it
+        if (!TcpWaits.mayPoll()) {
+            return;
         }
         try {
             library();

@@ -19,11 +19,11 @@ import java.util.function.Supplier;
  */
 public final class PollingInput extends FilterInputStream {
 
-    private final Supplier<WaitBudget> budgets;
-    private final Spinners spinners;
     /** A read that returns later than this blocked: one that finds its bytes takes a few µs at most. */
     static final long BLOCKED_NANOS = 5_000;
 
+    private final Supplier<WaitBudget> budgets;
+    private final Spinners spinners;
     private final byte[] one = new byte[1];
     private WaitBudget budget;
     /**
@@ -62,7 +62,7 @@ public final class PollingInput extends FilterInputStream {
         }
         long start = System.nanoTime();
         long wakeUpsBefore = spinners.wakeUps();
-        long spin = othersWokeLastWait ? 0 : waits.spinNanos();
+        long spin = waits.spinNanos();
         boolean answeredSpinning = spin > 0 && spinUntilReadable(start, spin, wakeUpsBefore);
         int n = in.read(b, off, len);
         othersWokeLastWait = spinners.wakeUps() != wakeUpsBefore;

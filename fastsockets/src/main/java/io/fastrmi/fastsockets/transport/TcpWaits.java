@@ -23,7 +23,12 @@ public final class TcpWaits {
 
     /** {@code tcp}, the input of such a connection, as its reads should wait. */
     public static InputStream input(InputStream tcp) {
-        return whyBlocking() != null ? tcp : new PollingInput(tcp, TcpWaits::budget, SPINNERS);
+        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, SPINNERS) : tcp;
+    }
+
+    /** Whether reads here may poll at all (the library then decides how long): worth loading it for. */
+    static boolean mayPoll() {
+        return whyBlocking() == null;
     }
 
     /** Why reads here block at once whatever the library says, or null when they may poll. */

@@ -5,6 +5,7 @@ import io.fastrmi.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
+import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -43,7 +44,7 @@ public final class FfmNativeLibrary implements NativeLibrary {
     }
 
     @Override
-    public io.fastrmi.fastsockets.nativelib.WaitBudget waitBudget(WaitMode wait, long maxSpinNanos) {
+    public WaitBudget waitBudget(WaitMode wait, long maxSpinNanos) {
         return new FfmWaitBudget(calls, wait, maxSpinNanos);
     }
 
