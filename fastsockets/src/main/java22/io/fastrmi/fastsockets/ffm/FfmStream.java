@@ -8,6 +8,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A libfastrmi stream through FFM. Bytes go straight between the Java array and the library, one
@@ -17,7 +19,9 @@ import java.net.SocketTimeoutException;
  * the segment view of the array last used in each direction is kept (RMI reads into and writes
  * from the same buffer call after call; escape analysis does not remove a view made per call, which
  * cost about 100 B a transfer), and the library is given the offset rather than a slice. Nothing
- * outside the heap per stream but its two error buffers.
+ * outside the heap per stream but its two error buffers. No lock either: a call enters and leaves
+ * with one atomic step each ({@link #lifecycle}), so the library's own lock is the only one a
+ * transfer takes here.
  */
 final class FfmStream implements NativeStream {
 
@@ -30,13 +34,16 @@ final class FfmStream implements NativeStream {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment readError = arena.allocate(FfmTransport.ERROR_BUFFER);
     private final MemorySegment writeError = arena.allocate(FfmTransport.ERROR_BUFFER);
-    private final Object lifecycle = new Object();
+    /** Calls in flight (the low bits) and the flags below, changed only by compare-and-set. */
+    private final AtomicInteger lifecycle = new AtomicInteger();
+    private static final int CALLS = (1 << 28) - 1;
+    private static final int ABORTED = 1 << 28;
+    private static final int CLOSING = 1 << 29;
+    private static final int CLOSED = 1 << 30;
+    /** The thread in close, once it waits for the calls in flight: the last call out unparks it. */
+    private volatile Thread closer;
     private ArrayView readView = ArrayView.NONE;
     private ArrayView writeView = ArrayView.NONE;
-    private int callsInFlight;
-    private boolean aborted;
-    private boolean closing;
-    private boolean closed;
 
     private FfmStream(NativeCalls calls, FfmTransport transport, MemorySegment stream) {
         this.calls = calls;
@@ -156,11 +163,8 @@ final class FfmStream implements NativeStream {
 
     @Override
     public int available() {
-        synchronized (lifecycle) {
-            if (closing || aborted) {
-                return 0;
-            }
-            callsInFlight++;
+        if (!tryEnter(CLOSING | ABORTED)) {
+            return 0;
         }
         try {
             return (int) Math.min(Integer.MAX_VALUE, (long) calls.available.invokeExact(stream));
@@ -191,13 +195,13 @@ final class FfmStream implements NativeStream {
     /** Counts as a call in flight, so that a close on another thread frees the stream only after it. */
     @Override
     public void abort() {
-        synchronized (lifecycle) {
-            if (closed || aborted) {
+        int state;
+        do {
+            state = lifecycle.get();
+            if ((state & (CLOSED | ABORTED)) != 0) {
                 return;
             }
-            aborted = true;
-            callsInFlight++;
-        }
+        } while (!lifecycle.compareAndSet(state, (state | ABORTED) + 1));
         try {
             calls.streamAbort.invokeExact(stream);
         } catch (Throwable t) {
@@ -214,34 +218,27 @@ final class FfmStream implements NativeStream {
      */
     @Override
     public void close() {
-        boolean wake;
-        synchronized (lifecycle) {
-            if (closed || closing) {
+        int state;
+        int closing;
+        do {
+            state = lifecycle.get();
+            if ((state & (CLOSED | CLOSING)) != 0) {
                 return;
             }
-            closing = true;
-            wake = callsInFlight > 0 && !aborted;
-            if (wake) {
-                aborted = true;
+            closing = state | CLOSING;
+            if ((state & CALLS) > 0) {
+                closing |= ABORTED;
             }
-        }
+        } while (!lifecycle.compareAndSet(state, closing));
+        closer = Thread.currentThread(); // a call that left before this unparked nobody: awaitCallsOut sees it gone
         try {
-            if (wake) {
+            if ((state & CALLS) > 0 && (state & ABORTED) == 0) {
                 calls.streamAbort.invokeExact(stream);
             }
         } catch (Throwable t) {
             throw new IllegalStateException("fastrmi_stream_abort", t);
         }
-        synchronized (lifecycle) {
-            while (callsInFlight > 0) {
-                try {
-                    lifecycle.wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            closed = true;
-        }
+        awaitCallsOut();
         try {
             calls.streamClose.invokeExact(stream);
         } catch (Throwable t) {
@@ -249,6 +246,27 @@ final class FfmStream implements NativeStream {
         } finally {
             arena.close();
             transport.streamClosed();
+        }
+    }
+
+    /** Until no call is in flight, then marks the stream closed in the same step (an abort may still enter before). */
+    private void awaitCallsOut() {
+        boolean interrupted = false;
+        while (true) {
+            int state = lifecycle.get();
+            if ((state & CALLS) == 0) {
+                if (lifecycle.compareAndSet(state, state | CLOSED)) {
+                    break;
+                }
+                continue;
+            }
+            LockSupport.park(this);
+            if (Thread.interrupted()) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -290,19 +308,27 @@ final class FfmStream implements NativeStream {
     }
 
     private void enter() throws SocketException {
-        synchronized (lifecycle) {
-            if (closing || aborted) {
-                throw new SocketException("Socket closed");
-            }
-            callsInFlight++;
+        if (!tryEnter(CLOSING | ABORTED)) {
+            throw new SocketException("Socket closed");
         }
     }
 
-    private void exit() {
-        synchronized (lifecycle) {
-            if (--callsInFlight == 0) {
-                lifecycle.notifyAll();
+    /** Counts a call in, unless one of the flags refusing it is set. */
+    private boolean tryEnter(int refusing) {
+        int state;
+        do {
+            state = lifecycle.get();
+            if ((state & refusing) != 0) {
+                return false;
             }
+        } while (!lifecycle.compareAndSet(state, state + 1));
+        return true;
+    }
+
+    private void exit() {
+        int state = lifecycle.decrementAndGet();
+        if ((state & CALLS) == 0 && (state & CLOSING) != 0) {
+            LockSupport.unpark(closer);
         }
     }
 
