@@ -15,7 +15,8 @@
  *    returns credit in CREDIT messages once a quarter of the window has been consumed.
  *    The sender never sends more than its credit, so a DATA message always fits in the
  *    ring: nothing is dropped and memory is bounded, however slow the reader.
- *  - Threads: one mutex per context around every provider call and all stream state.
+ *  - Threads: one mutex per context around every provider call and all stream state; a large
+ *    read copies its bytes out of the ring after letting go of it (fastrmi_recv).
  *    A thread waiting for its stream spins on progress while spinning pays (wait.h, at
  *    most spin_usec), then blocks:
  *     - on a context with a doorbell (doorbell.c: ofi:shm, ucx:shm), on its stream's slot,
@@ -73,6 +74,9 @@ static void fr_ring_free(unsigned char *ring)
 
 /* Credit goes back to the sender once this much has been consumed. */
 #define FR_CREDIT_BATCH (FASTRMI_STREAM_WINDOW / 4)
+/* A read of at least this many bytes copies them out of the ring without the context's lock
+ * (a few microseconds of memcpy); a smaller one is quicker done than the lock taken again. */
+#define FR_COPY_UNLOCKED_MIN (16 * 1024)
 /* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
 #define FR_BUSY_BLOCK_MAX_MS 64
 /* Arms in a row answered "busy" with nothing delivered, before we sleep anyway. */
@@ -102,6 +106,7 @@ struct fastrmi_stream {
 	unsigned char *ring;    /* FASTRMI_STREAM_WINDOW bytes */
 	size_t ring_head;       /* next byte to read */
 	size_t ring_count;      /* bytes to read */
+	size_t ring_claimed;    /* bytes just before ring_head that a reader copies out without the lock */
 	size_t unreported;      /* consumed (or never granted) bytes not yet sent as credit */
 	int peer_eof;           /* FIN or CLOSE received */
 	int peer_closed;        /* CLOSE received: the peer reads no more, sending fails */
@@ -446,7 +451,7 @@ static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
 	memcpy(&hdr, s->rx->buf, sizeof(hdr));
 	switch (hdr.type) {
 	case FR_MSG_DATA:
-		if (hdr.len != len - sizeof(hdr) || hdr.len > FASTRMI_STREAM_WINDOW - s->ring_count) {
+		if (hdr.len != len - sizeof(hdr) || hdr.len > FASTRMI_STREAM_WINDOW - s->ring_count - s->ring_claimed) {
 			fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "peer sent more than its credit");
 			return;
 		}
@@ -1282,11 +1287,22 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 	return ret;
 }
 
+/* Copies n bytes of the ring from offset start into buf, wrapping at its end. */
+static void fr_ring_copy_out(const struct fastrmi_stream *s, size_t start, void *buf, size_t n)
+{
+	size_t first = FASTRMI_STREAM_WINDOW - start;
+
+	if (first > n)
+		first = n;
+	memcpy(buf, s->ring + start, first);
+	memcpy((unsigned char *)buf + first, s->ring, n - first);
+}
+
 FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int timeout_ms,
 				 char *err, size_t errlen)
 {
 	uint64_t deadline = fr_deadline(timeout_ms);
-	size_t n, first;
+	size_t n, start;
 	int ret;
 
 	fr_clearerr(err, errlen);
@@ -1303,14 +1319,24 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 		return ret;
 	}
 	n = s->ring_count < cap ? s->ring_count : cap;
-	first = FASTRMI_STREAM_WINDOW - s->ring_head;
-	if (first > n)
-		first = n;
-	memcpy(buf, s->ring + s->ring_head, first);
-	memcpy((unsigned char *)buf + first, s->ring, n - first);
+	start = s->ring_head;
 	s->ring_head = (s->ring_head + n) % FASTRMI_STREAM_WINDOW;
 	s->ring_count -= n;
-	if (s->ring_count == 0)
+	if (n >= FR_COPY_UNLOCKED_MIN) {
+		/*
+		 * A large copy goes without the lock, so that the context's other streams do not wait
+		 * for it. Its bytes are off the ring but not yet credit: the peer cannot have been
+		 * granted their room, and a message that would land on them is refused as over credit.
+		 */
+		s->ring_claimed += n;
+		pthread_mutex_unlock(&s->ctx->lock);
+		fr_ring_copy_out(s, start, buf, n);
+		pthread_mutex_lock(&s->ctx->lock);
+		s->ring_claimed -= n;
+	} else {
+		fr_ring_copy_out(s, start, buf, n);
+	}
+	if (s->ring_count == 0 && s->ring_claimed == 0)
 		s->ring_head = 0; /* small messages keep to the first pages (and cache lines) */
 	s->unreported += n;
 	if (s->unreported >= FR_CREDIT_BATCH)
