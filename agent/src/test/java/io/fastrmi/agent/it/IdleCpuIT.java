@@ -3,6 +3,7 @@ package io.fastrmi.agent.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.agent.nativeit.GreetingMain;
 import io.fastrmi.agent.nativeit.IdleClientMain;
 import io.fastrmi.agent.nativeit.TimedCallClientMain;
 import io.fastrmi.sample.SampleServer;
@@ -22,7 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Two JVMs with 16 open, idle native connections between them use about no CPU: nothing polls.
  * The bound is generous (a busy-polling reader would use a whole core per second). And a call's
- * wait on a fast tcp connection polls or sleeps as the config's wait says.
+ * wait on a fast tcp connection (RMI's, or any socket's under scope = jvm) polls or sleeps as the
+ * config's wait says.
  */
 class IdleCpuIT {
 
@@ -82,22 +84,45 @@ class IdleCpuIT {
             try (ManagedJvm client = ItSupport.agentClient(jdk, config, TimedCallClientMain.class, "127.0.0.1", port,
                     String.valueOf(CALL_MILLIS))) {
                 client.awaitLine(Pattern.compile("^READY$"), Duration.ofSeconds(60));
-                long before = cpuMillis(client.pid());
-                client.send("go");
-                client.awaitLine(Pattern.compile("^DONE$"), Duration.ofSeconds(60));
-                long cpu = cpuMillis(client.pid()) - before;
-                System.out.println("wait = " + wait + ": a call of " + CALL_MILLIS + " ms cost the client " + cpu + " ms CPU");
-                if (wait.equals("spin")) {
-                    assertTrue(cpu >= CALL_MILLIS / 2, "the waiting read did not poll: " + cpu + " ms CPU");
-                } else {
-                    assertTrue(cpu < 300, "the waiting read did not sleep: " + cpu + " ms CPU");
-                }
-                client.send("quit");
-                assertEquals(0, client.awaitExit(Duration.ofSeconds(30)));
+                assertTheWaitCosts(wait, client);
             }
             server.send("quit");
             assertEquals(0, server.awaitExit(Duration.ofSeconds(30)));
         }
+    }
+
+    /** The same for an application's own protocol on java.net sockets under scope = jvm, negotiated fast over tcp. */
+    @ParameterizedTest(name = "wait = {0}")
+    @ValueSource(strings = {"spin", "block"})
+    void aReadOnAFastTcpSocketUnderJvmScopeWaitsAsTheConfigSays(String wait) throws Exception {
+        Path dir = ItSupport.directory("jvm-tcp-wait-" + wait);
+        Path config = Files.write(dir.resolve("fastrmi.conf"), List.of("scope = jvm", "spin = 5s", "wait = " + wait,
+                "[host local]", "optimize = on", "transports = tcp"));
+        Jdk jdk = Jdk.of(25);
+        try (ManagedJvm server = ItSupport.agentJvm("server", jdk, config, GreetingMain.class, "server")) {
+            String port = server.awaitLine(Pattern.compile("^READY port=(\\d+)$"), Duration.ofSeconds(60)).group(1);
+            try (ManagedJvm client = ItSupport.agentClient(jdk, config, GreetingMain.class, "timed", port,
+                    String.valueOf(CALL_MILLIS))) {
+                client.awaitLine(Pattern.compile("^READY tcp$"), Duration.ofSeconds(60));
+                assertTheWaitCosts(wait, client);
+            }
+        }
+    }
+
+    /** On "go" the client waits {@link #CALL_MILLIS} for an answer: its CPU meanwhile says whether its read polled. */
+    private static void assertTheWaitCosts(String wait, ManagedJvm client) throws Exception {
+        long before = cpuMillis(client.pid());
+        client.send("go");
+        client.awaitLine(Pattern.compile("^DONE$"), Duration.ofSeconds(60));
+        long cpu = cpuMillis(client.pid()) - before;
+        System.out.println("wait = " + wait + ": a wait of " + CALL_MILLIS + " ms cost the client " + cpu + " ms CPU");
+        if (wait.equals("spin")) {
+            assertTrue(cpu >= CALL_MILLIS / 2, "the waiting read did not poll: " + cpu + " ms CPU");
+        } else {
+            assertTrue(cpu < 300, "the waiting read did not sleep: " + cpu + " ms CPU");
+        }
+        client.send("quit");
+        assertEquals(0, client.awaitExit(Duration.ofSeconds(30)));
     }
 
     /** User plus system CPU time of a process, from /proc (clock ticks of 10 ms). */

@@ -55,7 +55,11 @@ final class ItSupport {
 
     /** A client JVM on {@code jdk} under the agent with {@code config}: {@code main} (beside the samples) with {@code args}, started. */
     static ManagedJvm agentClient(Jdk jdk, Path config, Class<?> main, String... args) {
-        return JvmLauncher.on(jdk).name("client").agent(agentJar(), "config=" + config)
+        return agentJvm("client", jdk, config, main, args);
+    }
+
+    static ManagedJvm agentJvm(String name, Jdk jdk, Path config, Class<?> main, String... args) {
+        return JvmLauncher.on(jdk).name(name).agent(agentJar(), "config=" + config)
                 .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
                 .classpathOf(main).main(main).args(args).start();
     }

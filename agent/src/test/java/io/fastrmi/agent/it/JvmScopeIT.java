@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * scope = jvm: java.net sockets between two agent JVMs of this host go native, with java.net's
- * semantics; a server that speaks first keeps working with clients with and without the agent, and
+ * semantics (and so do those negotiated fast over tcp, whose reads poll before they block); a server that speaks first keeps working with clients with and without the agent, and
  * a client with the agent keeps working with a server without it; RMI still negotiates for itself.
  */
 class JvmScopeIT {
@@ -38,7 +38,7 @@ class JvmScopeIT {
     private static final Pattern READY = Pattern.compile("^READY port=(\\d+)$");
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"ucx:shm", "ofi:shm"})
+    @ValueSource(strings = {"ucx:shm", "ofi:shm", "tcp"})
     void javaNetSocketsBetweenAgentJvmsGoNative(String transport) throws Exception {
         Path config = jvmScopeConfig(ItSupport.directory("jvm-sockets-" + transport), transport);
         UnaryOperator<JvmLauncher> agent = withAgent(config);
@@ -191,7 +191,8 @@ class JvmScopeIT {
 
     private static Path jvmScopeConfig(Path dir, String transport) throws IOException {
         Path config = dir.resolve("fastrmi.conf");
-        Files.write(config, List.of("scope = jvm", "[host local]", "optimize = on", "transports = " + transport + ", tcp"));
+        Files.write(config, List.of("scope = jvm", "[host local]", "optimize = on",
+                "transports = " + (transport.equals("tcp") ? "tcp" : transport + ", tcp")));
         return config;
     }
 }

@@ -12,11 +12,14 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A server-speaks-first protocol over java.net's own sockets (as SMTP or MySQL): the server greets
- * first, then answers {@code PING n} with {@code PONG n} until {@code QUIT}. The client waits
+ * first, then answers {@code PING n} with {@code PONG n} ({@code SLEEP ms} with {@code AWAKE ms}, that
+ * much later) until {@code QUIT}. The client waits
  * {@value #CLIENT_TIMEOUT_MILLIS} ms at most for each line, so a server that waits for something
  * before greeting fails it. Usage: {@code server [PORT]} (prints {@code READY port=P}, then
  * {@code CONN transport} per connection) or {@code client PORT [HOST]} (prints {@code TRANSPORT
- * transport} and {@code DONE}; HOST defaults to 127.0.0.1).
+ * transport} and {@code DONE}; HOST defaults to 127.0.0.1), or {@code timed PORT MS} (pings once,
+ * settles as {@link TimedCallClientMain} does, prints {@code READY transport}; on a line from stdin asks the
+ * server to sleep MS, prints {@code DONE} at its answer and exits on the next line).
  * The transport is what FastRMI reports for the socket ({@code none}: not FastRMI's).
  */
 public final class GreetingMain {
@@ -30,6 +33,8 @@ public final class GreetingMain {
     public static void main(String[] args) throws Exception {
         if (args[0].equals("server")) {
             serve(args.length > 1 ? Integer.parseInt(args[1]) : 0);
+        } else if (args[0].equals("timed")) {
+            timed(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
         } else {
             talk(args.length > 2 ? args[2] : "127.0.0.1", Integer.parseInt(args[1]));
         }
@@ -59,10 +64,33 @@ public final class GreetingMain {
                     out.print("221 bye\n");
                     break;
                 }
+                if (line.startsWith("SLEEP ")) {
+                    Thread.sleep(Long.parseLong(line.substring("SLEEP ".length())));
+                    out.print(line.replace("SLEEP", "AWAKE") + "\n");
+                    continue;
+                }
                 out.print(line.replace("PING", "PONG") + "\n");
             }
-        } catch (IOException e) {
+        } catch (IOException | InterruptedException e) {
             System.out.println("HANDLER " + e);
+        }
+    }
+
+    private static void timed(int port, int millis) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            OutputStream out = socket.getOutputStream();
+            expect("220 greetings", in.readLine());
+            out.write("PING 0\n".getBytes(StandardCharsets.US_ASCII));
+            expect("PONG 0", in.readLine());
+            Thread.sleep(TimedCallClientMain.SETTLE_MILLIS);
+            BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in));
+            System.out.println("READY " + transportOf(socket));
+            stdin.readLine();
+            out.write(("SLEEP " + millis + "\n").getBytes(StandardCharsets.US_ASCII));
+            expect("AWAKE " + millis, in.readLine());
+            System.out.println("DONE");
+            stdin.readLine();
         }
     }
 

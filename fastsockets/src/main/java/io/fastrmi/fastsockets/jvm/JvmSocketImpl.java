@@ -17,6 +17,7 @@ import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.transport.FastRmiLog;
 import io.fastrmi.fastsockets.transport.NativeConnection;
 import io.fastrmi.fastsockets.transport.NativeTransports;
+import io.fastrmi.fastsockets.transport.TcpWaits;
 import java.io.Closeable;
 import java.io.FileDescriptor;
 import java.io.IOException;
@@ -70,6 +71,8 @@ final class JvmSocketImpl extends SocketImpl {
     /** A listener's registration, until it closes. */
     private Closeable registration;
     private volatile InputStream tcpInput;
+    /** Negotiated fast over TCP: the reads, which wait as the native streams' ({@link TcpWaits}). */
+    private volatile InputStream fastTcpInput;
     private volatile OutputStream tcpOutput;
     private final InputStream input = new Input();
     private final OutputStream output = new Output();
@@ -344,6 +347,8 @@ final class JvmSocketImpl extends SocketImpl {
                         answer.transport().name().toString(), false);
                 connection.watch(tcpInput(), peer());
                 nativeConnection = connection;
+            } else if (answer.fast()) {
+                fastTcpInput = TcpWaits.input(tcpInput());
             }
             finish(answer.transport().name());
         }
@@ -546,7 +551,11 @@ final class JvmSocketImpl extends SocketImpl {
         public int read(byte[] b, int off, int len) throws IOException {
             negotiate();
             NativeConnection connection = nativeConnection;
-            return connection != null ? connection.input().read(b, off, len) : tcpInput().read(b, off, len);
+            if (connection != null) {
+                return connection.input().read(b, off, len);
+            }
+            InputStream fastTcp = fastTcpInput;
+            return fastTcp != null ? fastTcp.read(b, off, len) : tcpInput().read(b, off, len);
         }
 
         @Override
