@@ -16,7 +16,8 @@
  *    The sender never sends more than its credit, so a DATA message always fits in the
  *    ring: nothing is dropped and memory is bounded, however slow the reader.
  *  - Threads: one mutex per context around every provider call and all stream state; a large
- *    read copies its bytes out of the ring after letting go of it (fastrmi_recv).
+ *    read or send copies its bytes out of the ring or into the send buffer after letting go of
+ *    it (fastrmi_recv, fr_send_data_copied_unlocked).
  *    A thread waiting for its stream spins on progress while spinning pays (wait.h, at
  *    most spin_usec), then blocks:
  *     - on a context with a doorbell (doorbell.c: ofi:shm, ucx:shm), on its stream's slot,
@@ -74,8 +75,9 @@ static void fr_ring_free(unsigned char *ring)
 
 /* Credit goes back to the sender once this much has been consumed. */
 #define FR_CREDIT_BATCH (FASTRMI_STREAM_WINDOW / 4)
-/* A read of at least this many bytes copies them out of the ring without the context's lock
- * (a few microseconds of memcpy); a smaller one is quicker done than the lock taken again. */
+/* A read or send of at least this many bytes copies them out of the ring or into the send buffer
+ * without the context's lock (a few microseconds of memcpy); a smaller one is quicker done than
+ * the lock taken again. */
 #define FR_COPY_UNLOCKED_MIN (16 * 1024)
 /* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
 #define FR_BUSY_BLOCK_MAX_MS 64
@@ -298,26 +300,23 @@ static int fr_stream_error(const struct fastrmi_stream *s, char *err, size_t err
 /* ---- messages ------------------------------------------------------------------------ */
 
 /*
- * Sends one message: DATA with len payload bytes, or CREDIT (len = bytes granted) / FIN
- * without payload. 0 sent, 1 not now (no buffer, provider busy), <0 error in err.
+ * Posts tx, whose payload (len bytes after the header, for DATA) is in place: the message is
+ * DATA, or CREDIT (len = bytes granted) / FIN without payload. tx is the caller's, off the pool:
+ * in flight it stays so until fr_tx_done; posted no further (not now, done at once, an error)
+ * it goes back to the pool. 0 sent, 1 not now (no buffer, provider busy), <0 error in err.
  * The peer's doorbell is rung at once, or, when ring_later is not NULL, *ring_later is set for
  * the caller to ring once it has let go of the lock (fr_ring_peer).
  */
-static int fr_send_msg_ringing(struct fastrmi_stream *s, uint32_t type, const void *payload, size_t len,
-			       int *ring_later, char *err, size_t errlen)
+static int fr_post_tx(struct fastrmi_stream *s, struct fr_tx *tx, uint32_t type, size_t len,
+		      int *ring_later, char *err, size_t errlen)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
-	struct fr_tx *tx = ctx->tx_free;
 	struct fr_msg_hdr hdr = { .type = type, .len = (uint32_t)len };
 	int ret;
 
-	if (tx == NULL)
-		return 1;
 	if (type != FR_MSG_DATA)
 		len = 0;
 	memcpy(tx->buf, &hdr, sizeof(hdr));
-	if (len > 0)
-		memcpy(tx->buf + sizeof(hdr), payload, len);
 	ret = ctx->be->send(ctx, s->peer, s->peer_id, tx, sizeof(hdr) + len, err, errlen);
 	if (ret >= 0 && ret != 1 && s->peer->bell != NULL) {
 		/* posted: wake the thread waiting for it */
@@ -325,6 +324,10 @@ static int fr_send_msg_ringing(struct fastrmi_stream *s, uint32_t type, const vo
 			*ring_later = 1;
 		else
 			fr_bell_ring(s->peer->bell, s->peer_id);
+	}
+	if (ret != 0) {
+		tx->next_free = ctx->tx_free;
+		ctx->tx_free = tx;
 	}
 	if (ret == 1) {
 		ctx->eagain = 1;
@@ -334,7 +337,6 @@ static int fr_send_msg_ringing(struct fastrmi_stream *s, uint32_t type, const vo
 		return ret;
 	if (ret == 0) {
 		/* In flight: the buffer and the peer stay in use until fr_tx_done. */
-		ctx->tx_free = tx->next_free;
 		tx->peer = s->peer;
 		tx->peer->refs++;
 		tx->stream_id = s->local_id;
@@ -347,6 +349,52 @@ static int fr_send_msg_ringing(struct fastrmi_stream *s, uint32_t type, const vo
 			s->ctrl_inflight++;
 	}
 	return 0;
+}
+
+/* Takes a send buffer off the pool, or NULL when all are in flight. */
+static struct fr_tx *fr_take_tx(struct fastrmi_ctx *ctx)
+{
+	struct fr_tx *tx = ctx->tx_free;
+
+	if (tx != NULL)
+		ctx->tx_free = tx->next_free;
+	return tx;
+}
+
+/* Sends one message (see fr_post_tx), its payload copied into a send buffer under the lock. */
+static int fr_send_msg_ringing(struct fastrmi_stream *s, uint32_t type, const void *payload, size_t len,
+			       int *ring_later, char *err, size_t errlen)
+{
+	struct fr_tx *tx = fr_take_tx(s->ctx);
+
+	if (tx == NULL)
+		return 1;
+	if (type == FR_MSG_DATA && len > 0)
+		memcpy(tx->buf + sizeof(struct fr_msg_hdr), payload, len);
+	return fr_post_tx(s, tx, type, len, ring_later, err, errlen);
+}
+
+/*
+ * Sends len bytes of DATA (see fr_post_tx), copied into the send buffer without the lock: a
+ * large copy would hold up every stream of the context. The buffer is off the pool meanwhile,
+ * so no other thread takes it; only this thread sends data on the stream, so its credit holds.
+ */
+static int fr_send_data_copied_unlocked(struct fastrmi_stream *s, const void *payload, size_t len,
+					int *ring_later, char *err, size_t errlen)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	struct fr_tx *tx = fr_take_tx(ctx);
+	int ret;
+
+	if (tx == NULL)
+		return 1;
+	pthread_mutex_unlock(&ctx->lock);
+	memcpy(tx->buf + sizeof(struct fr_msg_hdr), payload, len);
+	pthread_mutex_lock(&ctx->lock);
+	ret = fr_post_tx(s, tx, FR_MSG_DATA, len, ring_later, err, errlen);
+	if (ret != 0)
+		fr_wake_tx_waiters(ctx); /* its buffer is back: a thread may have waited for one meanwhile */
+	return ret;
 }
 
 static int fr_send_msg(struct fastrmi_stream *s, uint32_t type, const void *payload, size_t len,
@@ -1254,7 +1302,10 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 			n = s->credits;
 		if (n > FR_CHUNK)
 			n = FR_CHUNK;
-		ret = fr_send_msg_ringing(s, FR_MSG_DATA, (const unsigned char *)buf + sent, n, &ring, err, errlen);
+		if (n >= FR_COPY_UNLOCKED_MIN)
+			ret = fr_send_data_copied_unlocked(s, (const unsigned char *)buf + sent, n, &ring, err, errlen);
+		else
+			ret = fr_send_msg_ringing(s, FR_MSG_DATA, (const unsigned char *)buf + sent, n, &ring, err, errlen);
 		if (ret < 0) {
 			fr_stream_fail(s, FASTRMI_ERR_PROVIDER, err);
 			ret = FASTRMI_ERR_PROVIDER;
