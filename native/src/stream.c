@@ -1031,6 +1031,28 @@ static void fr_ctx_free_locks(struct fastrmi_ctx *ctx)
 	fr_report_errno("pthread_mutex_destroy(context lock)", pthread_mutex_destroy(&ctx->lock));
 }
 
+/*
+ * The context lock spins a little (glibc's adaptive mutex) before it sleeps: its holders keep it
+ * for microseconds, and with many threads on one context (8 clients on 2 cores) a sleeping
+ * mutex turned most contention into futex wake-ups between them (0.17-0.19 waits and 0.34-0.37
+ * wakes per call and JVM on ofi:shm star8; adaptive: 0.03 and 0.08, at the same CPU per call).
+ */
+static int fr_context_lock_init(pthread_mutex_t *lock, char *err, size_t errlen)
+{
+	pthread_mutexattr_t attr;
+	int ret;
+
+	ret = fr_check_init(pthread_mutexattr_init(&attr), "pthread_mutexattr_init(context lock)", err, errlen);
+	if (ret != 0)
+		return ret;
+	ret = fr_check_init(pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP),
+			    "pthread_mutexattr_settype(context lock, adaptive)", err, errlen);
+	if (ret == 0)
+		ret = fr_check_init(pthread_mutex_init(lock, &attr), "pthread_mutex_init(context lock)", err, errlen);
+	fr_report_errno("pthread_mutexattr_destroy(context lock)", pthread_mutexattr_destroy(&attr));
+	return ret;
+}
+
 FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spin_usec,
 				 fastrmi_ctx **ctxp, char *err, size_t errlen)
 {
@@ -1078,7 +1100,7 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 	}
 	ctx->tx_free = &ctx->tx_pool[0];
 
-	ret = fr_check_init(pthread_mutex_init(&ctx->lock, NULL), "pthread_mutex_init(context lock)", err, errlen);
+	ret = fr_context_lock_init(&ctx->lock, err, errlen);
 	if (ret != 0) {
 		free(ctx->tx_pool);
 		free(ctx);
