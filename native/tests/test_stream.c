@@ -633,6 +633,82 @@ out:
 	return ret;
 }
 
+/* ---- reads of all there is, while the sender refills the window ---------------------- */
+
+#define BULK_BYTES (32 * MIB)
+
+static int bulk_parent(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(BULK_BYTES);
+	fastrmi_stream *st = NULL;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
+		goto out;
+	fill(buf, BULK_BYTES, 9);
+	if (send_all(st, buf, BULK_BYTES, why, whylen) != 0)
+		goto out;
+	if (sync_wait(s) != 0) {
+		snprintf(why, whylen, "reader did not confirm");
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
+/*
+ * Each read takes all there is, so it copies out of the window without the lock while the
+ * prober delivers the sender's next messages: they must land beside the bytes being copied,
+ * never on them.
+ */
+static int bulk_child(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(BULK_BYTES);
+	fastrmi_stream *st = NULL;
+	size_t got = 0, bad;
+	char err[ERRMSG];
+	int ret = -1, probing = 0;
+	struct flow_prober prober = { 0 };
+	pthread_t probe_thread;
+
+	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0)
+		goto out;
+	prober.st = st;
+	if (pthread_create(&probe_thread, NULL, flow_probe, &prober) != 0) {
+		snprintf(why, whylen, "pthread_create failed");
+		goto out;
+	}
+	probing = 1;
+	if (sync_send(s) != 0)
+		goto out;
+	while (got < BULK_BYTES) {
+		int64_t n = fastrmi_recv(st, buf + got, BULK_BYTES - got, 10000, err, sizeof(err));
+
+		if (n <= 0) {
+			snprintf(why, whylen, "recv after %zu bytes = %" PRId64 ": %s", got, n, err);
+			goto out;
+		}
+		got += (size_t)n;
+	}
+	bad = verify(buf, BULK_BYTES, 9);
+	if (bad != BULK_BYTES) {
+		snprintf(why, whylen, "data differs at byte %zu", bad);
+		goto out;
+	}
+	ret = sync_send(s);
+out:
+	if (probing) {
+		atomic_store(&prober.stop, 1);
+		pthread_join(probe_thread, NULL);
+	}
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
 /* ---- half-close, timeout, abort ---------------------------------------------------- */
 
 #define EOF_BYTES 100000
@@ -1184,6 +1260,10 @@ static void run_config(const struct config *cfg)
 
 	parent = run_pair(cfg, flow_parent, flow_child, why, sizeof(why), NULL, &child);
 	report(cfg, "sender stops at the window for a reader that does not read; slow reader gets all",
+	       parent, why, child, 0);
+
+	parent = run_pair(cfg, bulk_parent, bulk_child, why, sizeof(why), NULL, &child);
+	report(cfg, "32 MiB read in pieces of all there is while another thread delivers, content verified",
 	       parent, why, child, 0);
 
 	parent = run_pair(cfg, eof_parent, eof_child, why, sizeof(why), NULL, &child);
