@@ -299,11 +299,28 @@ static int fr_stream_error(const struct fastrmi_stream *s, char *err, size_t err
 
 /* ---- messages ------------------------------------------------------------------------ */
 
+/* Takes a send buffer off the pool, or NULL when all are in flight. */
+static struct fr_tx *fr_take_tx(struct fastrmi_ctx *ctx)
+{
+	struct fr_tx *tx = ctx->tx_free;
+
+	if (tx != NULL)
+		ctx->tx_free = tx->next_free;
+	return tx;
+}
+
+/* Gives a send buffer back to the pool. */
+static void fr_put_tx(struct fastrmi_ctx *ctx, struct fr_tx *tx)
+{
+	tx->next_free = ctx->tx_free;
+	ctx->tx_free = tx;
+}
+
 /*
  * Posts tx, whose payload (len bytes after the header, for DATA) is in place: the message is
  * DATA, or CREDIT (len = bytes granted) / FIN without payload. tx is the caller's, off the pool:
  * in flight it stays so until fr_tx_done; posted no further (not now, done at once, an error)
- * it goes back to the pool. 0 sent, 1 not now (no buffer, provider busy), <0 error in err.
+ * it goes back to the pool. 0 sent, 1 not now (provider busy), <0 error in err.
  * The peer's doorbell is rung at once, or, when ring_later is not NULL, *ring_later is set for
  * the caller to ring once it has let go of the lock (fr_ring_peer).
  */
@@ -325,10 +342,8 @@ static int fr_post_tx(struct fastrmi_stream *s, struct fr_tx *tx, uint32_t type,
 		else
 			fr_bell_ring(s->peer->bell, s->peer_id);
 	}
-	if (ret != 0) {
-		tx->next_free = ctx->tx_free;
-		ctx->tx_free = tx;
-	}
+	if (ret != 0)
+		fr_put_tx(ctx, tx);
 	if (ret == 1) {
 		ctx->eagain = 1;
 		return 1;
@@ -349,16 +364,6 @@ static int fr_post_tx(struct fastrmi_stream *s, struct fr_tx *tx, uint32_t type,
 			s->ctrl_inflight++;
 	}
 	return 0;
-}
-
-/* Takes a send buffer off the pool, or NULL when all are in flight. */
-static struct fr_tx *fr_take_tx(struct fastrmi_ctx *ctx)
-{
-	struct fr_tx *tx = ctx->tx_free;
-
-	if (tx != NULL)
-		ctx->tx_free = tx->next_free;
-	return tx;
 }
 
 /* Sends one message (see fr_post_tx), its payload copied into a send buffer under the lock. */
@@ -606,8 +611,7 @@ void fr_tx_done(struct fastrmi_ctx *ctx, struct fr_tx *tx, int status, const cha
 	if (status == 0 && peer->bell != NULL)
 		fr_bell_ring(peer->bell, tx->peer_stream_id);
 	tx->peer = NULL;
-	tx->next_free = ctx->tx_free;
-	ctx->tx_free = tx;
+	fr_put_tx(ctx, tx);
 	s = fr_stream_find(ctx, tx->stream_id);
 	if (s != NULL) {
 		if (tx->is_data)

@@ -556,6 +556,8 @@ struct flow_prober {
 	fastrmi_stream *st;
 	atomic_int stop;
 	size_t max_avail;
+	pthread_t thread;
+	int running;
 };
 
 static void *flow_probe(void *p)
@@ -572,25 +574,40 @@ static void *flow_probe(void *p)
 	return NULL;
 }
 
+static int prober_start(struct flow_prober *pr, fastrmi_stream *st, char *why, size_t whylen)
+{
+	pr->st = st;
+	if (pthread_create(&pr->thread, NULL, flow_probe, pr) != 0) {
+		snprintf(why, whylen, "pthread_create failed");
+		return -1;
+	}
+	pr->running = 1;
+	return 0;
+}
+
+/* Stops and joins the prober if it runs; its max_avail is final after this. */
+static void prober_stop(struct flow_prober *pr)
+{
+	if (pr->running) {
+		atomic_store(&pr->stop, 1);
+		pthread_join(pr->thread, NULL);
+		pr->running = 0;
+	}
+}
+
 static int flow_child(struct side *s, char *why, size_t whylen)
 {
 	unsigned char *buf = malloc(FLOW_BYTES);
 	fastrmi_stream *st = NULL;
 	size_t got = 0, bad, avail, max_avail = 0;
 	char err[ERRMSG];
-	int ret = -1, reads = 0, probing = 0;
+	int ret = -1, reads = 0;
 	struct flow_prober prober = { 0 };
-	pthread_t probe_thread;
 
 	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0 ||
-	    send_all(st, "r", 1, why, whylen) != 0 || sync_wait(s) != 0)
+	    send_all(st, "r", 1, why, whylen) != 0 || sync_wait(s) != 0 ||
+	    prober_start(&prober, st, why, whylen) != 0)
 		goto out;
-	prober.st = st;
-	if (pthread_create(&probe_thread, NULL, flow_probe, &prober) != 0) {
-		snprintf(why, whylen, "pthread_create failed");
-		goto out;
-	}
-	probing = 1;
 	while (got < FLOW_BYTES) {
 		int64_t n;
 
@@ -608,9 +625,7 @@ static int flow_child(struct side *s, char *why, size_t whylen)
 		}
 		got += (size_t)n;
 	}
-	atomic_store(&prober.stop, 1);
-	pthread_join(probe_thread, NULL);
-	probing = 0;
+	prober_stop(&prober);
 	bad = verify(buf, FLOW_BYTES, 5);
 	if (bad != FLOW_BYTES) {
 		snprintf(why, whylen, "data differs at byte %zu", bad);
@@ -624,10 +639,7 @@ static int flow_child(struct side *s, char *why, size_t whylen)
 	}
 	ret = sync_send(s);
 out:
-	if (probing) {
-		atomic_store(&prober.stop, 1);
-		pthread_join(probe_thread, NULL);
-	}
+	prober_stop(&prober);
 	fastrmi_stream_close(st);
 	free(buf);
 	return ret;
@@ -670,19 +682,11 @@ static int bulk_child(struct side *s, char *why, size_t whylen)
 	fastrmi_stream *st = NULL;
 	size_t got = 0, bad;
 	char err[ERRMSG];
-	int ret = -1, probing = 0;
+	int ret = -1;
 	struct flow_prober prober = { 0 };
-	pthread_t probe_thread;
 
-	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0)
-		goto out;
-	prober.st = st;
-	if (pthread_create(&probe_thread, NULL, flow_probe, &prober) != 0) {
-		snprintf(why, whylen, "pthread_create failed");
-		goto out;
-	}
-	probing = 1;
-	if (sync_send(s) != 0)
+	if (buf == NULL || open_stream(s, 2, 1, &st, why, whylen) != 0 ||
+	    prober_start(&prober, st, why, whylen) != 0 || sync_send(s) != 0)
 		goto out;
 	while (got < BULK_BYTES) {
 		int64_t n = fastrmi_recv(st, buf + got, BULK_BYTES - got, 10000, err, sizeof(err));
@@ -700,10 +704,7 @@ static int bulk_child(struct side *s, char *why, size_t whylen)
 	}
 	ret = sync_send(s);
 out:
-	if (probing) {
-		atomic_store(&prober.stop, 1);
-		pthread_join(probe_thread, NULL);
-	}
+	prober_stop(&prober);
 	fastrmi_stream_close(st);
 	free(buf);
 	return ret;
