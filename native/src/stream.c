@@ -108,7 +108,7 @@ struct fastrmi_stream {
 	unsigned char *ring;    /* FASTRMI_STREAM_WINDOW bytes */
 	size_t ring_head;       /* next byte to read */
 	size_t ring_count;      /* bytes to read */
-	size_t ring_claimed;    /* bytes just before ring_head that a reader copies out without the lock */
+	size_t ring_claimed;    /* bytes just before ring_head that one reader copies out without the lock */
 	size_t unreported;      /* consumed (or never granted) bytes not yet sent as credit */
 	int peer_eof;           /* FIN or CLOSE received */
 	int peer_closed;        /* CLOSE received: the peer reads no more, sending fails */
@@ -1001,9 +1001,13 @@ static int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadlin
 	return ret;
 }
 
+/*
+ * A read copying out of the window without the lock keeps the stream's reading to itself until
+ * it is done: its claimed bytes must stay just before ring_head, where deliveries never write.
+ */
 static int fr_recv_ready(const struct fastrmi_stream *s)
 {
-	return s->ring_count > 0 || s->peer_eof;
+	return s->ring_claimed == 0 && (s->ring_count > 0 || s->peer_eof);
 }
 
 static int fr_send_ready(const struct fastrmi_stream *s)
@@ -1410,11 +1414,16 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 		fr_ring_copy_out(s, start, buf, n);
 		pthread_mutex_lock(&s->ctx->lock);
 		s->ring_claimed -= n;
+		fr_wake_stream(s); /* a reader that waited for this copy to end */
 	} else {
 		fr_ring_copy_out(s, start, buf, n);
 	}
-	if (s->ring_count == 0 && s->ring_claimed == 0)
-		s->ring_head = 0; /* small messages keep to the first pages (and cache lines) */
+	/*
+	 * Small messages keep to the first pages (and cache lines). No claim is out: only this read
+	 * could have made one (fr_recv_ready).
+	 */
+	if (s->ring_count == 0)
+		s->ring_head = 0;
 	s->unreported += n;
 	if (s->unreported >= FR_CREDIT_BATCH)
 		fr_stream_flush(s);

@@ -15,12 +15,14 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -58,9 +60,15 @@ typedef int (*side_fn)(struct side *side, char *why, size_t whylen);
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
+/* Byte i of a test stream: no period, so bytes that land at another offset are always seen. */
 static unsigned char pattern(uint64_t i, unsigned seed)
 {
-	return (unsigned char)((i * 131u + (i >> 9) + seed * 7u) & 0xff);
+	uint64_t x = (i >> 3) + ((uint64_t)seed << 48) + 0x9e3779b97f4a7c15u; /* splitmix64 */
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+	x ^= x >> 31;
+	return (unsigned char)(x >> ((i & 7) * 8));
 }
 
 static void fill(unsigned char *buf, size_t len, unsigned seed)
@@ -710,6 +718,210 @@ out:
 	return ret;
 }
 
+/* ---- a second reader while a large read copies without the lock --------------------- */
+
+/*
+ * Reader A takes the first CLAIM_READ bytes in one read: more than FR_COPY_UNLOCKED_MIN, so it
+ * copies them out of the window without the context lock. Its buffer's second page may not be
+ * written, so that copy stops there (a SIGSEGV whose handler waits) with the bytes claimed.
+ * Reader B then reads: it must wait for A's copy to end, since a read that moved the window's
+ * head would let deliveries land on the bytes A still copies. Then A's page is opened, A's copy
+ * goes on, B reads the next CLAIM_B_BYTES, and both must hold the stream's bytes in order.
+ */
+#define CLAIM_SENT (4 * MIB)
+#define CLAIM_READ (256 * 1024)
+#define CLAIM_B_BYTES (3 * MIB / 2)
+#define CLAIM_PAUSE_USEC 100000
+
+static sem_t claim_faulted, claim_resume;
+static unsigned char *claim_page;
+static long claim_page_size;
+
+static void claim_on_segv(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	if ((unsigned char *)info->si_addr < claim_page ||
+	    (unsigned char *)info->si_addr >= claim_page + claim_page_size) {
+		signal(sig, SIG_DFL); /* a real fault: crash as without the handler */
+		return;
+	}
+	sem_post(&claim_faulted);
+	while (sem_wait(&claim_resume) != 0)
+		;
+}
+
+struct claim_reader {
+	fastrmi_stream *st;
+	unsigned char *buf;
+	size_t want;
+	atomic_size_t got;
+	int64_t ret;
+	char err[ERRMSG];
+	pthread_t thread;
+	int running;
+};
+
+/* Reads until `want` bytes are in, or a read fails (ret: the failing read's result, else 0). */
+static void *claim_read_thread(void *p)
+{
+	struct claim_reader *r = p;
+	size_t got = 0;
+
+	while (got < r->want) {
+		r->ret = fastrmi_recv(r->st, r->buf + got, r->want - got, 10000, r->err, sizeof(r->err));
+		if (r->ret <= 0)
+			return NULL;
+		got += (size_t)r->ret;
+		atomic_store(&r->got, got);
+	}
+	r->ret = 0;
+	return NULL;
+}
+
+static int claim_start(struct claim_reader *r, fastrmi_stream *st, unsigned char *buf, size_t want,
+		       char *why, size_t whylen)
+{
+	r->st = st;
+	r->buf = buf;
+	r->want = want;
+	if (pthread_create(&r->thread, NULL, claim_read_thread, r) != 0) {
+		snprintf(why, whylen, "pthread_create failed");
+		return -1;
+	}
+	r->running = 1;
+	return 0;
+}
+
+/* Joins the reader; fails unless it read all it wanted. */
+static int claim_join(struct claim_reader *r, const char *name, char *why, size_t whylen)
+{
+	if (!r->running)
+		return 0;
+	pthread_join(r->thread, NULL);
+	r->running = 0;
+	if (atomic_load(&r->got) != r->want) {
+		snprintf(why, whylen, "reader %s got %zu of %zu bytes, its read = %" PRId64 ": %s", name,
+			 atomic_load(&r->got), r->want, r->ret, r->err);
+		return -1;
+	}
+	return 0;
+}
+
+static int claim_parent(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *buf = malloc(CLAIM_SENT);
+	fastrmi_stream *st = NULL;
+	int ret = -1;
+
+	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
+		goto out;
+	fill(buf, CLAIM_SENT, 11);
+	if (send_all(st, buf, CLAIM_SENT, why, whylen) != 0)
+		goto out;
+	if (sync_wait(s) != 0) {
+		snprintf(why, whylen, "reader did not confirm");
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
+static int claim_child(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *all = malloc(CLAIM_SENT), *a_buf = MAP_FAILED;
+	size_t a_len = 0, b_early, bad;
+	fastrmi_stream *st = NULL;
+	struct claim_reader a = { 0 }, b = { 0 };
+	struct sigaction act = { 0 }, old;
+	struct timespec until;
+	int ret = -1, handler = 0, paused = 0;
+
+	claim_page_size = sysconf(_SC_PAGESIZE);
+	a_len = CLAIM_READ + (size_t)claim_page_size;
+	a_buf = mmap(NULL, a_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (all == NULL || a_buf == MAP_FAILED || sem_init(&claim_faulted, 0, 0) != 0 ||
+	    sem_init(&claim_resume, 0, 0) != 0) {
+		snprintf(why, whylen, "set-up failed");
+		goto out;
+	}
+	claim_page = a_buf + claim_page_size; /* A copies one page, then stops */
+	act.sa_sigaction = claim_on_segv;
+	act.sa_flags = SA_SIGINFO;
+	sigemptyset(&act.sa_mask);
+	if (sigaction(SIGSEGV, &act, &old) != 0 || mprotect(claim_page, (size_t)claim_page_size, PROT_NONE) != 0) {
+		snprintf(why, whylen, "sigaction/mprotect failed: %s", strerror(errno));
+		goto out;
+	}
+	handler = paused = 1;
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0)
+		goto out;
+	/* A's one read must take CLAIM_READ bytes: wait until the window holds more than that. */
+	for (int i = 0; fastrmi_available(st) <= CLAIM_READ; i++) {
+		if (i == 10000) {
+			snprintf(why, whylen, "the window never held %d bytes", CLAIM_READ);
+			goto out;
+		}
+		usleep(1000);
+	}
+	if (claim_start(&a, st, a_buf, CLAIM_READ, why, whylen) != 0)
+		goto out;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	if (sem_timedwait(&claim_faulted, &until) != 0) {
+		snprintf(why, whylen, "reader A's copy did not reach its closed page");
+		goto out;
+	}
+	if (claim_start(&b, st, all + CLAIM_READ, CLAIM_B_BYTES, why, whylen) != 0)
+		goto out;
+	usleep(CLAIM_PAUSE_USEC);
+	b_early = atomic_load(&b.got);
+	if (mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE) != 0) {
+		snprintf(why, whylen, "mprotect failed: %s", strerror(errno));
+		goto out;
+	}
+	paused = 0;
+	sem_post(&claim_resume);
+	if (claim_join(&a, "A", why, whylen) != 0 || claim_join(&b, "B", why, whylen) != 0)
+		goto out;
+	if (b_early > 0) {
+		snprintf(why, whylen, "reader B read %zu bytes while A's copy out of the window was stopped", b_early);
+		goto out;
+	}
+	memcpy(all, a_buf, CLAIM_READ);
+	if (recv_exact(st, all + CLAIM_READ + CLAIM_B_BYTES, CLAIM_SENT - CLAIM_READ - CLAIM_B_BYTES, 1 * MIB,
+		       why, whylen) != 0)
+		goto out;
+	bad = verify(all, CLAIM_SENT, 11);
+	if (bad != CLAIM_SENT) {
+		snprintf(why, whylen, "data differs at byte %zu (A read bytes 0..%d, B the next %d)", bad,
+			 CLAIM_READ, CLAIM_B_BYTES);
+		goto out;
+	}
+	ret = sync_send(s);
+out:
+	if (paused) {
+		mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE);
+		sem_post(&claim_resume);
+	}
+	if (a.running || b.running) {
+		char ignored[ERRMSG];
+
+		fastrmi_stream_abort(st);
+		claim_join(&a, "A", ignored, sizeof(ignored));
+		claim_join(&b, "B", ignored, sizeof(ignored));
+	}
+	fastrmi_stream_close(st);
+	if (handler)
+		sigaction(SIGSEGV, &old, NULL);
+	if (a_buf != MAP_FAILED)
+		munmap(a_buf, a_len);
+	free(all);
+	return ret;
+}
+
 /* ---- half-close, timeout, abort ---------------------------------------------------- */
 
 #define EOF_BYTES 100000
@@ -1266,6 +1478,10 @@ static void run_config(const struct config *cfg)
 	parent = run_pair(cfg, bulk_parent, bulk_child, why, sizeof(why), NULL, &child);
 	report(cfg, "32 MiB read in pieces of all there is while another thread delivers, content verified",
 	       parent, why, child, 0);
+
+	parent = run_pair(cfg, claim_parent, claim_child, why, sizeof(why), NULL, &child);
+	report(cfg, "a second reader waits while a large read copies out of the window without the lock, "
+	       "content verified", parent, why, child, 0);
 
 	parent = run_pair(cfg, eof_parent, eof_child, why, sizeof(why), NULL, &child);
 	report(cfg, "recv and wait_readable time out, abort wakes a blocked recv, half-close and close give "
