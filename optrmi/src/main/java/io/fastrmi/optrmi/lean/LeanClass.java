@@ -88,6 +88,8 @@ final class LeanClass {
     final boolean readResolve;
     /** Why instances cannot be laid out (an invalid serialPersistentFields, ...), or null. */
     final InvalidClassException invalid;
+    /** Deserialization's constructor call would run only {@code Object}'s: allocation alone makes the instance. */
+    private final boolean allocatedPlainly;
     private volatile MethodHandle recordConstructor;
 
     private LeanClass(Class<?> type) {
@@ -116,6 +118,36 @@ final class LeanClass {
         }
         this.slots = layout;
         this.invalid = problem;
+        this.allocatedPlainly = kind == LeanFormat.KIND_SERIAL && problem == null && JdkSerialClasses.canAllocate()
+                && firstNonSerializableParent(type) == Object.class && !hasFinalizer(type);
+    }
+
+    /** A new instance as deserialization makes it (see {@link JdkSerialClasses#newInstance}). */
+    Object newInstance() throws java.io.IOException {
+        return allocatedPlainly ? JdkSerialClasses.allocate(type) : JdkSerialClasses.newInstance(desc);
+    }
+
+    private static Class<?> firstNonSerializableParent(Class<?> type) {
+        Class<?> c = type;
+        while (c != null && java.io.Serializable.class.isAssignableFrom(c)) {
+            c = c.getSuperclass();
+        }
+        return c;
+    }
+
+    /** A finalizer is registered by Object's constructor, which allocation alone would skip. */
+    private static boolean hasFinalizer(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            try {
+                c.getDeclaredMethod("finalize");
+                return true;
+            } catch (NoSuchMethodException e) {
+                // not declared here: look further up
+            } catch (RuntimeException | LinkageError e) {
+                return true; // cannot tell: take the JDK's way
+            }
+        }
+        return false;
     }
 
     /** Set once the JDK's check passed; until then (and for a refused class, every time) it is asked. */

@@ -399,7 +399,7 @@ public final class LeanReader {
 
     private Object readSerial(Entry entry, LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
         lean.checkDeserialize();
-        Object obj = JdkSerialClasses.newInstance(lean.desc);
+        Object obj = lean.newInstance();
         int handle = reserve(unshared);
         finish(handle, obj, unshared);
         LeanClass.Slot[] slots = lean.slots;
@@ -467,7 +467,7 @@ public final class LeanReader {
 
     private Object readExternal(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
         lean.checkDeserialize();
-        Object obj = JdkSerialClasses.newInstance(lean.desc);
+        Object obj = lean.newInstance();
         int handle = reserve(unshared);
         finish(handle, obj, unshared);
         Segment segment = openSegment("an Externalizable", lean.type.getName());

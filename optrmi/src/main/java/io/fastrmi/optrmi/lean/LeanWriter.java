@@ -38,6 +38,9 @@ public final class LeanWriter {
     /** The class table: by {@link LeanClass#index}, the id sent plus one (0: not sent yet). */
     private int[] classIds = new int[64];
     private int classCount;
+    /** {@link #leanOf}'s cache, direct-mapped by the class's identity hash. */
+    private final Class<?>[] recentTypes = new Class<?>[16];
+    private final LeanClass[] recentLeans = new LeanClass[16];
     private final IdentityHandles handles = new IdentityHandles();
     private int nextHandle;
     private ObjectOutputStream facade;
@@ -225,7 +228,7 @@ public final class LeanWriter {
         }
         Object orig = obj;
         Class<?> type = obj.getClass();
-        LeanClass lean = LeanClass.of(type);
+        LeanClass lean = leanOf(type);
         // writeReplace, as the JDK applies it: again while it changes the class.
         while (lean.writeReplace) {
             Object rep = JdkSerialClasses.invokeWriteReplace(lean.desc, obj);
@@ -238,7 +241,7 @@ public final class LeanWriter {
                 break;
             }
             type = rep.getClass();
-            lean = LeanClass.of(type);
+            lean = leanOf(type);
         }
         if (replacer != null && obj != null) {
             Object rep = replacer.replace(obj);
@@ -246,7 +249,7 @@ public final class LeanWriter {
                 obj = rep;
                 if (rep != null) {
                     type = rep.getClass();
-                    lean = LeanClass.of(type);
+                    lean = leanOf(type);
                 }
             }
         }
@@ -274,7 +277,7 @@ public final class LeanWriter {
             return;
         }
         if (obj instanceof Enum<?> e) {
-            lean = LeanClass.of(e.getDeclaringClass());
+            lean = leanOf(e.getDeclaringClass());
         }
         switch (lean.kind) {
             case LeanFormat.KIND_ARRAY -> writeArray(obj, orig, lean, unshared);
@@ -300,6 +303,22 @@ public final class LeanWriter {
             }
             default -> throw new NotSerializableException(type.getName());
         }
+    }
+
+    /**
+     * The class of a value, from a small cache of this connection's recent classes before the
+     * global table (a graph's objects are mostly of a few classes; the table's lookup was an
+     * eighth of a tree's write). It keeps those classes reachable while the connection lives.
+     */
+    private LeanClass leanOf(Class<?> type) {
+        int slot = type.hashCode() & (recentTypes.length - 1);
+        if (recentTypes[slot] == type) {
+            return recentLeans[slot];
+        }
+        LeanClass lean = LeanClass.of(type);
+        recentTypes[slot] = type;
+        recentLeans[slot] = lean;
+        return lean;
     }
 
     private void writeRef(int handle) throws IOException {
