@@ -1,7 +1,5 @@
 package io.fastrmi.optrmi.lean;
 
-import java.util.Arrays;
-
 /**
  * Object → handle by identity, for one message: open addressing over two arrays, so a lookup or
  * an insert allocates nothing, and clearing touches only what was used.
@@ -13,6 +11,8 @@ final class IdentityHandles {
 
     private Object[] keys = new Object[INITIAL];
     private int[] values = new int[INITIAL];
+    /** The slots in use, in order of insertion: clearing a large table after a small message visits only these. */
+    private int[] used = new int[INITIAL / 2];
     private int size;
 
     /** The handle of obj, or -1. */
@@ -41,7 +41,7 @@ final class IdentityHandles {
             i = (i + 1) & mask;
         }
         if (k[i] == null) {
-            size++;
+            used[size++] = i;
         }
         k[i] = obj;
         values[i] = handle;
@@ -54,8 +54,13 @@ final class IdentityHandles {
         if (keys.length > KEPT) {
             keys = new Object[INITIAL];
             values = new int[INITIAL];
+            used = new int[INITIAL / 2];
         } else {
-            Arrays.fill(keys, null);
+            Object[] k = keys;
+            int[] slots = used;
+            for (int i = 0; i < size; i++) {
+                k[slots[i]] = null;
+            }
         }
         size = 0;
     }
@@ -65,6 +70,7 @@ final class IdentityHandles {
         int[] oldValues = values;
         keys = new Object[capacity];
         values = new int[capacity];
+        used = new int[capacity / 2];
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != null) {

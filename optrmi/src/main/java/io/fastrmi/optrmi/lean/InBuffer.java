@@ -261,7 +261,7 @@ final class InBuffer {
     Object readPrimitiveArray(Class<?> component, int count) throws IOException {
         int size = PrimitiveArrays.elementSize(component);
         int first = (long) count * size <= MADE_AT_ONCE ? count : MADE_AT_ONCE / size;
-        Object array = java.lang.reflect.Array.newInstance(component, first);
+        Object array = PrimitiveArrays.newArray(component, first);
         int capacity = first;
         int filled = 0;
         while (filled < count) {
@@ -448,7 +448,7 @@ final class InBuffer {
     }
 
     private static Object copyOf(Object array, Class<?> component, int length) {
-        Object bigger = java.lang.reflect.Array.newInstance(component, length);
+        Object bigger = PrimitiveArrays.newArray(component, length);
         System.arraycopy(array, 0, bigger, 0, java.lang.reflect.Array.getLength(array));
         return bigger;
     }

@@ -22,6 +22,28 @@ final class PrimitiveArrays {
         return 1;
     }
 
+    /** A new array of a primitive component: allocated as {@code new T[n]} is (reflection's is a call into the VM). */
+    static Object newArray(Class<?> component, int length) {
+        if (component == int.class) {
+            return new int[length];
+        } else if (component == long.class) {
+            return new long[length];
+        } else if (component == double.class) {
+            return new double[length];
+        } else if (component == float.class) {
+            return new float[length];
+        } else if (component == byte.class) {
+            return new byte[length];
+        } else if (component == short.class) {
+            return new short[length];
+        } else if (component == char.class) {
+            return new char[length];
+        } else if (component == boolean.class) {
+            return new boolean[length];
+        }
+        throw new IllegalArgumentException(component.getName());
+    }
+
     static void copyOut(Object array, Class<?> component, int from, int count, byte[] to, int at) {
         ByteBuffer bytes = ByteBuffer.wrap(to, at, count * elementSize(component)).order(ByteOrder.nativeOrder());
         if (component == int.class) {
