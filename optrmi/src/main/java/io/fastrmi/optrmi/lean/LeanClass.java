@@ -33,6 +33,8 @@ final class LeanClass {
         final int[] primOffsets;
         /** True when some int or long field is sent as a varint rather than as its bytes. */
         final boolean compact;
+        /** Whether each object field (in field order, after the primitive ones) is unshared. */
+        final boolean[] objectUnshared;
 
         Slot(ObjectStreamClass desc) {
             this.desc = desc;
@@ -52,6 +54,10 @@ final class LeanClass {
                 anyCompact |= primCodes[i] == 'I' || primCodes[i] == 'J';
             }
             this.compact = anyCompact;
+            this.objectUnshared = new boolean[objectFields];
+            for (int i = 0; i < objectFields; i++) {
+                objectUnshared[i] = fields[prims + i].isUnshared();
+            }
         }
 
         ObjectStreamField field(String name, Class<?> type) {

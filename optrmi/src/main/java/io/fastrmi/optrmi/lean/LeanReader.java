@@ -514,12 +514,11 @@ public final class LeanReader {
             return;
         }
         Object[] values = scratch.at(depth, count);
-        ObjectStreamField[] fields = slot.fields;
-        int first = fields.length - count;
+        boolean[] unshared = slot.objectUnshared;
         depth++;
         try {
             for (int i = 0; i < count; i++) {
-                values[i] = readValue(fields[first + i].isUnshared());
+                values[i] = readValue(unshared[i]);
             }
             JdkSerialClasses.setObjValues(slot.desc, obj, values);
         } catch (ClassCastException e) {

@@ -446,16 +446,20 @@ public final class LeanWriter {
             return;
         }
         Object[] values = scratch.at(depth, count);
+        boolean[] unshared = slot.objectUnshared;
+        int i = 0;
         depth++;
         try {
             JdkSerialClasses.getObjValues(slot.desc, obj, values);
-            ObjectStreamField[] fields = slot.fields;
-            int first = fields.length - count;
-            for (int i = 0; i < count; i++) {
-                writeValue(values[i], fields[first + i].isUnshared());
+            for (; i < count; i++) {
+                Object value = values[i];
+                values[i] = null; // the scratch keeps no reference once the value is written
+                writeValue(value, unshared[i]);
             }
         } finally {
-            java.util.Arrays.fill(values, 0, count, null);
+            if (i < count) {
+                java.util.Arrays.fill(values, i, count, null);
+            }
             depth--;
         }
     }
