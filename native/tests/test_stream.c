@@ -657,16 +657,17 @@ out:
 
 #define BULK_BYTES (32 * MIB)
 
-static int bulk_parent(struct side *s, char *why, size_t whylen)
+/* Once the reader is ready, sends it `len` bytes of the pattern `seed`; waits for its verdict. */
+static int send_pattern(struct side *s, size_t len, unsigned seed, char *why, size_t whylen)
 {
-	unsigned char *buf = malloc(BULK_BYTES);
+	unsigned char *buf = malloc(len);
 	fastrmi_stream *st = NULL;
 	int ret = -1;
 
 	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
 		goto out;
-	fill(buf, BULK_BYTES, 9);
-	if (send_all(st, buf, BULK_BYTES, why, whylen) != 0)
+	fill(buf, len, seed);
+	if (send_all(st, buf, len, why, whylen) != 0)
 		goto out;
 	if (sync_wait(s) != 0) {
 		snprintf(why, whylen, "reader did not confirm");
@@ -677,6 +678,11 @@ out:
 	fastrmi_stream_close(st);
 	free(buf);
 	return ret;
+}
+
+static int bulk_parent(struct side *s, char *why, size_t whylen)
+{
+	return send_pattern(s, BULK_BYTES, 9, why, whylen);
 }
 
 /*
@@ -809,24 +815,7 @@ static int claim_join(struct claim_reader *r, const char *name, char *why, size_
 
 static int claim_parent(struct side *s, char *why, size_t whylen)
 {
-	unsigned char *buf = malloc(CLAIM_SENT);
-	fastrmi_stream *st = NULL;
-	int ret = -1;
-
-	if (buf == NULL || open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
-		goto out;
-	fill(buf, CLAIM_SENT, 11);
-	if (send_all(st, buf, CLAIM_SENT, why, whylen) != 0)
-		goto out;
-	if (sync_wait(s) != 0) {
-		snprintf(why, whylen, "reader did not confirm");
-		goto out;
-	}
-	ret = 0;
-out:
-	fastrmi_stream_close(st);
-	free(buf);
-	return ret;
+	return send_pattern(s, CLAIM_SENT, 11, why, whylen);
 }
 
 static int claim_child(struct side *s, char *why, size_t whylen)
