@@ -8,7 +8,8 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Times the kernels against a {@link BenchServer}: for each, W warm-up calls, then N timed calls (the
+ * Times the kernels against a {@link BenchServer}: first every kernel's W warm-up calls and a wait for
+ * both JVMs' JIT compilers to settle ({@link JitSettling}); then for each, W warm-up calls, then N timed calls (the
  * 1 MiB echo N/20, at least 50; star8 N per thread), each timed on its own. Prints one line per kernel,
  * {@code KERNEL name median_us p99_us calls cpu_us_per_call switches_per_call} (the last two: what a
  * timed call cost the client and the server JVM together, {@link ProcessCost}) and an {@code ALLOC} line
@@ -51,6 +52,7 @@ public final class BenchClient {
             for (String name : kernels) {
                 chosen.add(Kernels.named(name, service, callbackStub)); // an unknown name fails before any timing
             }
+            warmUp(chosen, service, warmup);
             for (Kernel kernel : chosen) {
                 failed |= !runAndReport(kernel, service, warmup, calls);
             }
@@ -59,6 +61,35 @@ public final class BenchClient {
         }
         System.out.flush();
         System.exit(failed ? 1 : 0);
+    }
+
+    /**
+     * Every kernel's warm-up once, then a wait until both JVMs' JIT compilers settle ({@link JitSettling}),
+     * before any kernel is timed. Prints {@code WARMUP jit_settled_ms}. A kernel that fails here is
+     * left to fail, with its line, when it is timed.
+     */
+    private static void warmUp(List<Kernel> kernels, BenchService service, int warmup) {
+        for (Kernel kernel : kernels) {
+            try {
+                kernel.run(kernel.scaled(warmup), 0);
+            } catch (Exception | Error e) {
+                // reported when the kernel is timed
+            }
+        }
+        try {
+            long waited = JitSettling.await(() -> {
+                try {
+                    long server = service.compilationMillis();
+                    long client = JitSettling.compilationMillisOfThisProcess();
+                    return server < 0 || client < 0 ? -1 : server + client;
+                } catch (java.rmi.RemoteException e) {
+                    return -1;
+                }
+            });
+            System.out.println("WARMUP " + waited);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Runs one kernel and prints its line; false when it failed. */

@@ -78,4 +78,9 @@ final class BenchServiceImpl implements BenchService {
     public long[] processCost() {
         return ProcessCost.ofThisProcess().toArray();
     }
+
+    @Override
+    public long compilationMillis() {
+        return JitSettling.compilationMillisOfThisProcess();
+    }
 }
