@@ -15,7 +15,7 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
     static final String NETNS = "netns";
 
     static final String USAGE = "usage: Bench --agent fastrmi-agent.jar [--jdk HOME]"
-            + " [--transports 'ucx:shm,ofi:shm,tcp'] [--rounds 3] [--calls 20000] [--warmup calls/2]"
+            + " [--transports 'ucx:shm,ofi:shm,tcp'] [--rounds 5] [--calls 20000] [--warmup calls/2]"
             + " [--load quiet,loaded] [--hosts local|netns] [--kernels " + String.join(",", Kernels.ALL) + "]"
             + " [--results results] [--timeout 600 (seconds per server/client pair)]\n"
             + "  default transports: ucx:shm,ofi:shm,tcp with --hosts local; tcp,ucx:tcp,ofi:tcp;ofi_rxm with --hosts netns\n"
@@ -30,7 +30,7 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
         Path agent = null;
         Jdk jdk = Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow();
         List<String> transports = null;
-        int rounds = 3;
+        int rounds = 5;
         int calls = 20_000;
         int warmup = -1;
         List<String> loads = List.of(QUIET, LOADED);
