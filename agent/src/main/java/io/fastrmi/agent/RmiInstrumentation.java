@@ -99,8 +99,10 @@ final class RmiInstrumentation implements ClassFileTransformer {
                             Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
                             Set.of(), Map.of());
                     // The lean format: advice inlined into ObjectOutputStream/ObjectInputStream calls
-                    // the helpers, which read the JDK's serialization metadata in java.io.
-                    inst.redefineModule(Object.class.getModule(), Set.of(helpers), Map.of(),
+                    // the helpers, which read the JDK's serialization metadata in java.io and get and
+                    // set fields with the JDK's Unsafe, as its field reflector does (DirectFields).
+                    inst.redefineModule(Object.class.getModule(), Set.of(helpers),
+                            Map.of("jdk.internal.misc", Set.of(helpers)),
                             Map.of("java.io", Set.of(helpers)), Set.of(), Map.of());
                     try {
                         BootstrapJar.appendWeaverToSystemClassPath(inst);

@@ -78,6 +78,7 @@ class LeanRmiIT {
         assertEquals("5", run.line("CALLBACK"));
         assertEquals("returned Versioned(7)", run.line("VERSIONED"));
         assertEquals("returned after", run.line("AFTER"));
+        assertEquals("direct", run.line("FIELDS"), "the agent exports the JDK's Unsafe to the lean streams");
         Map<String, Integer> echoes = new TreeMap<>();
         for (RecordedEvent event : run.serverCalls()) {
             echoes.merge(event.getString("method") + " lean=" + event.getBoolean("lean"), 1, Integer::sum);

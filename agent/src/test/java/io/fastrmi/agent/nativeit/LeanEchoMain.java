@@ -20,7 +20,8 @@ import java.util.List;
  * argument and called back), {@code VERSIONED outcome} (a class whose serialVersionUID is
  * {@code -Dlean.it.uid}, 1 by default), {@code POINT outcome} (a class a serial filter may reject),
  * {@code REGISTRY outcome} (a bind the registry's built-in filter rejects),
- * {@code AFTER outcome} (a call after those), and {@code DONE}.
+ * {@code AFTER outcome} (a call after those), {@code FIELDS direct} (or why the lean streams reach
+ * fields through the JDK's field reflector), and {@code DONE}.
  */
 public final class LeanEchoMain {
 
@@ -126,6 +127,7 @@ public final class LeanEchoMain {
             return "bound";
         }));
         System.out.println("AFTER " + outcome(() -> echo.echo("after")));
+        System.out.println("FIELDS " + fieldAccess());
         System.out.println("DONE");
         System.exit(0);
     }
@@ -145,6 +147,16 @@ public final class LeanEchoMain {
                 text.append(" / ").append(t.getClass().getName()).append(": ").append(t.getMessage() == null ? "" : t.getMessage().replace('\n', ' '));
             }
             return text.toString();
+        }
+    }
+
+    /** How this JVM's lean streams reach fields: "direct", or why not (the lean runtime is the agent's). */
+    private static String fieldAccess() {
+        try {
+            Object why = Class.forName("io.fastrmi.optrmi.lean.LeanRuntime").getMethod("directFieldsUnavailableReason").invoke(null);
+            return why == null ? "direct" : why.toString();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return "no lean runtime: " + e;
         }
     }
 }

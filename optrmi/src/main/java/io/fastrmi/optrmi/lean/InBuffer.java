@@ -164,19 +164,39 @@ final class InBuffer {
         int[] offsets = slot.primOffsets;
         for (int i = 0; i < codes.length; i++) {
             int at = offsets[i];
-            switch (codes[i]) {
-                case 'I' -> {
-                    int v = readRawVarint32();
-                    INT.set(fields, at, v >>> 1 ^ -(v & 1));
-                }
-                case 'J' -> {
-                    long v = readRawVarint64();
-                    LONG.set(fields, at, v >>> 1 ^ -(v & 1));
-                }
-                case 'D' -> LONG.set(fields, at, readLong());
-                case 'F' -> INT.set(fields, at, readInt());
-                case 'S', 'C' -> SHORT.set(fields, at, readShort());
-                default -> fields[at] = (byte) readByte();
+            char code = codes[i];
+            long value = readPrimValue(code);
+            switch (code) {
+                case 'I', 'F' -> INT.set(fields, at, (int) value);
+                case 'J', 'D' -> LONG.set(fields, at, value);
+                case 'S', 'C' -> SHORT.set(fields, at, (short) value);
+                default -> fields[at] = (byte) value;
+            }
+        }
+    }
+
+    /** One primitive field as {@link OutBuffer#writePrimValue} wrote it. */
+    long readPrimValue(char code) throws IOException {
+        switch (code) {
+            case 'I' -> {
+                int v = readRawVarint32();
+                return v >>> 1 ^ -(v & 1);
+            }
+            case 'J' -> {
+                long v = readRawVarint64();
+                return v >>> 1 ^ -(v & 1);
+            }
+            case 'D' -> {
+                return readLong();
+            }
+            case 'F' -> {
+                return readInt();
+            }
+            case 'S', 'C' -> {
+                return readShort();
+            }
+            default -> {
+                return (byte) readByte();
             }
         }
     }

@@ -13,8 +13,8 @@ import java.lang.reflect.InvocationTargetException;
 /**
  * The JDK's own serialization metadata, reached through {@link ObjectStreamClass}'s package-private
  * methods: which fields a class serializes, its private writeObject/readObject/readResolve hooks, the
- * constructor serialization calls, field values in and out. The lean format reuses all of it, so a
- * class serializes with the JDK's exact rules (serialPersistentFields, records, non-serializable
+ * constructor serialization calls, field values in and out (where {@link DirectFields} cannot). The
+ * lean format reuses all of it, so a class serializes with the JDK's exact rules (serialPersistentFields, records, non-serializable
  * parents, ...) and only the bytes differ. The one place that touches {@code java.io}'s internals:
  * it needs {@code java.io} opened to this module (the agent opens it; tests pass
  * {@code --add-opens java.base/java.io=ALL-UNNAMED}). Identical on JDK 17 and 25.

@@ -35,8 +35,12 @@ final class LeanClass {
         final boolean compact;
         /** Whether each object field (in field order, after the primitive ones) is unshared. */
         final boolean[] objectUnshared;
+        /** Each field's offset for {@link DirectFields}, in field order; null: the JDK's field reflector is used. */
+        final long[] offsets;
+        /** Each object field's declared type, checked before a value read off the wire is set. */
+        final Class<?>[] objectTypes;
 
-        Slot(ObjectStreamClass desc) {
+        Slot(ObjectStreamClass desc, boolean direct) {
             this.desc = desc;
             this.fields = desc.getFields();
             this.writeObject = JdkSerialClasses.hasWriteObject(desc);
@@ -55,9 +59,12 @@ final class LeanClass {
             }
             this.compact = anyCompact;
             this.objectUnshared = new boolean[objectFields];
+            this.objectTypes = new Class<?>[objectFields];
             for (int i = 0; i < objectFields; i++) {
                 objectUnshared[i] = fields[prims + i].isUnshared();
+                objectTypes[i] = fields[prims + i].getType();
             }
+            this.offsets = direct ? DirectFields.offsets(desc, fields) : null;
         }
 
         ObjectStreamField field(String name, Class<?> type) {
@@ -116,7 +123,7 @@ final class LeanClass {
                         : JdkSerialClasses.dataLayout(desc);
                 layout = new Slot[descs.length];
                 for (int i = 0; i < descs.length; i++) {
-                    layout[i] = new Slot(descs[i]);
+                    layout[i] = new Slot(descs[i], kind == LeanFormat.KIND_SERIAL);
                 }
             } catch (InvalidClassException e) {
                 problem = e;

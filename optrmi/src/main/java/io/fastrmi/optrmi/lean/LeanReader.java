@@ -66,6 +66,8 @@ public final class LeanReader {
     private int message;
     private ObjectInputStream facade;
     private byte[] primScratch = new byte[64];
+    /** Fields are set straight from the buffer where {@link DirectFields} can (false: tests of the other way). */
+    boolean directFields = true;
     private final ObjectScratch scratch = new ObjectScratch();
     private int depth;
     private Object currentObject;
@@ -501,8 +503,14 @@ public final class LeanReader {
 
     /** A class's default data into obj: primitive fields, then object fields (their types checked). */
     private void readFields(Object obj, LeanClass.Slot slot) throws IOException, ClassNotFoundException {
+        long[] offsets = directFields ? slot.offsets : null;
         int primSize = slot.primDataSize;
-        if (primSize > 0) {
+        if (offsets != null) {
+            char[] codes = slot.primCodes;
+            for (int i = 0; i < codes.length; i++) {
+                DirectFields.putPrim(obj, codes[i], offsets[i], in.readPrimValue(codes[i]));
+            }
+        } else if (primSize > 0) {
             if (primScratch.length < primSize) {
                 primScratch = new byte[Math.max(primSize, 2 * primScratch.length)];
             }
@@ -520,12 +528,34 @@ public final class LeanReader {
             for (int i = 0; i < count; i++) {
                 values[i] = readValue(unshared[i]);
             }
-            JdkSerialClasses.setObjValues(slot.desc, obj, values);
+            if (offsets != null) {
+                setObjectsDirectly(obj, slot, offsets, values);
+            } else {
+                JdkSerialClasses.setObjValues(slot.desc, obj, values);
+            }
         } catch (ClassCastException e) {
             throw new InvalidObjectException("lean stream: a field of " + slot.desc.getName() + " got a value of the wrong type: " + e.getMessage());
         } finally {
             depth--;
             java.util.Arrays.fill(values, 0, count, null);
+        }
+    }
+
+    /** Every value is checked against its field's type before any is set, as the JDK's field reflector does. */
+    static void setObjectsDirectly(Object obj, LeanClass.Slot slot, long[] offsets, Object[] values) {
+        Class<?>[] types = slot.objectTypes;
+        int count = types.length;
+        for (int i = 0; i < count; i++) {
+            Object value = values[i];
+            if (value != null && !types[i].isInstance(value)) {
+                ObjectStreamField field = slot.fields[slot.primCodes.length + i];
+                throw new ClassCastException("cannot assign instance of " + value.getClass().getName() + " to field "
+                        + slot.desc.getName() + "." + field.getName() + " of type " + types[i].getName());
+            }
+        }
+        int prims = slot.primCodes.length;
+        for (int i = 0; i < count; i++) {
+            DirectFields.putReference(obj, offsets[prims + i], values[i]);
         }
     }
 

@@ -14,6 +14,14 @@ public final class LeanRuntime {
     }
 
     /**
+     * Why this JVM's lean streams read and set fields through the JDK's field reflector rather than
+     * in place ({@code jdk.internal.misc} not exported to FastRMI), or null when they do it in place.
+     */
+    public static String directFieldsUnavailableReason() {
+        return DirectFields.unavailableReason();
+    }
+
+    /**
      * Gives a JDK stream used again for another call the serial filter a new stream would get (the
      * filter factory's, and none set by RMI yet), so JEP 290 filters decide per call as on stock RMI.
      */

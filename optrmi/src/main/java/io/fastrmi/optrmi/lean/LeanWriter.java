@@ -45,6 +45,8 @@ public final class LeanWriter {
     private int nextHandle;
     private ObjectOutputStream facade;
     private byte[] primScratch = new byte[64];
+    /** Fields go straight between instance and buffer where {@link DirectFields} can (false: tests of the other way). */
+    boolean directFields = true;
     private final ObjectScratch scratch = new ObjectScratch();
     private int depth;
     /** The object and class whose writeObject runs (for defaultWriteObject and putFields), or null. */
@@ -189,7 +191,6 @@ public final class LeanWriter {
         if (currentSlot == null) {
             throw new NotActiveException("not in call to writeObject");
         }
-        JdkSerialClasses.checkDefaultSerialize(currentSlot.desc);
         writeFields(currentObject, currentSlot);
     }
 
@@ -431,10 +432,21 @@ public final class LeanWriter {
         out.closeSegment(segment, nextHandle - handlesBefore);
     }
 
-    /** A class's default data: its primitive fields' bytes as the JDK lays them out, then its object fields. */
+    /**
+     * A class's default data: its primitive fields' bytes as the JDK lays them out, then its object
+     * fields. Refused, as by the JDK, for a class whose serialPersistentFields name a field it does
+     * not have: the JDK's field reflector would read at no offset (a crash of the JVM).
+     */
     private void writeFields(Object obj, LeanClass.Slot slot) throws IOException {
+        JdkSerialClasses.checkDefaultSerialize(slot.desc);
+        long[] offsets = directFields ? slot.offsets : null;
         int primSize = slot.primDataSize;
-        if (primSize > 0) {
+        if (offsets != null) {
+            char[] codes = slot.primCodes;
+            for (int i = 0; i < codes.length; i++) {
+                out.writePrimValue(codes[i], DirectFields.getPrim(obj, codes[i], offsets[i]));
+            }
+        } else if (primSize > 0) {
             if (primScratch.length < primSize) {
                 primScratch = new byte[Math.max(primSize, 2 * primScratch.length)];
             }
@@ -450,7 +462,14 @@ public final class LeanWriter {
         int i = 0;
         depth++;
         try {
-            JdkSerialClasses.getObjValues(slot.desc, obj, values);
+            if (offsets != null) {
+                int prims = slot.primCodes.length;
+                for (int j = 0; j < count; j++) {
+                    values[j] = DirectFields.getReference(obj, offsets[prims + j]);
+                }
+            } else {
+                JdkSerialClasses.getObjValues(slot.desc, obj, values);
+            }
             for (; i < count; i++) {
                 Object value = values[i];
                 values[i] = null; // the scratch keeps no reference once the value is written

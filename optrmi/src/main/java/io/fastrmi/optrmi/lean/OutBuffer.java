@@ -103,20 +103,32 @@ final class OutBuffer {
         int[] offsets = slot.primOffsets;
         for (int i = 0; i < codes.length; i++) {
             int at = offsets[i];
-            switch (codes[i]) {
-                case 'I' -> {
-                    int v = (int) INT.get(fields, at);
-                    writeVarint(v << 1 ^ v >> 31);
-                }
-                case 'J' -> {
-                    long v = (long) LONG.get(fields, at);
-                    writeVarlong(v << 1 ^ v >> 63);
-                }
-                case 'D' -> writeLong((long) LONG.get(fields, at));
-                case 'F' -> writeInt((int) INT.get(fields, at));
-                case 'S', 'C' -> writeShort((short) SHORT.get(fields, at));
-                default -> writeByte(fields[at]);
+            char code = codes[i];
+            writePrimValue(code, switch (code) {
+                case 'I', 'F' -> (int) INT.get(fields, at);
+                case 'J', 'D' -> (long) LONG.get(fields, at);
+                case 'S', 'C' -> (short) SHORT.get(fields, at);
+                default -> fields[at];
+            });
+        }
+    }
+
+    /**
+     * One primitive field (see {@link DirectFields#getPrim} for what {@code value} holds): ints and
+     * longs as zigzag varints, the rest big-endian, as in the JDK's field bytes. Fields written one
+     * by one in their order give the same bytes as {@link #writePrimFields}.
+     */
+    void writePrimValue(char code, long value) throws IOException {
+        switch (code) {
+            case 'I' -> {
+                int v = (int) value;
+                writeVarint(v << 1 ^ v >> 31);
             }
+            case 'J' -> writeVarlong(value << 1 ^ value >> 63);
+            case 'D' -> writeLong(value);
+            case 'F' -> writeInt((int) value);
+            case 'S', 'C' -> writeShort((int) value);
+            default -> writeByte((int) value);
         }
     }
 
