@@ -39,6 +39,11 @@ final class LeanClass {
         final long[] offsets;
         /** Each object field's declared type, checked before a value read off the wire is set. */
         final Class<?>[] objectTypes;
+        /**
+         * Whether the JDK refuses to write this class's fields by default (serialPersistentFields
+         * naming a field it lacks): its answer is the class's, asked once; the writer asks again to throw it.
+         */
+        final boolean defaultWriteRefused;
 
         Slot(ObjectStreamClass desc, boolean direct) {
             this.desc = desc;
@@ -65,6 +70,16 @@ final class LeanClass {
                 objectTypes[i] = fields[prims + i].getType();
             }
             this.offsets = direct ? DirectFields.offsets(desc, fields) : null;
+            this.defaultWriteRefused = refusesDefaultWrite(desc);
+        }
+
+        private static boolean refusesDefaultWrite(ObjectStreamClass desc) {
+            try {
+                JdkSerialClasses.checkDefaultSerialize(desc);
+                return false;
+            } catch (InvalidClassException e) {
+                return true;
+            }
         }
 
         ObjectStreamField field(String name, Class<?> type) {

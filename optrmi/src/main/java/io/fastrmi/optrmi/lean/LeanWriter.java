@@ -438,7 +438,9 @@ public final class LeanWriter {
      * not have: the JDK's field reflector would read at no offset (a crash of the JVM).
      */
     private void writeFields(Object obj, LeanClass.Slot slot) throws IOException {
-        JdkSerialClasses.checkDefaultSerialize(slot.desc);
+        if (slot.defaultWriteRefused) {
+            JdkSerialClasses.checkDefaultSerialize(slot.desc); // throws the JDK's InvalidClassException
+        }
         long[] offsets = directFields ? slot.offsets : null;
         int primSize = slot.primDataSize;
         if (offsets != null) {
