@@ -5,15 +5,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * The RMI benchmark: stock RMI and the agent on each transport, kernel by kernel (null call, int
  * echo, a 15-node tree, an order transformed, a callback, 1 MiB of doubles, 8 threads at once), each
- * as its own server/client JVM pair, with the machine quiet and then loaded. Every round runs every
- * load and column in turn, stock among them, so slow drift of a shared machine hits all alike; per
- * cell the median over the rounds of each round's median and 99th percentile is kept. An agent
+ * column as its own server/client JVM pair, with the machine quiet and then loaded. Every round
+ * starts a fresh pair per column for each load, then runs each kernel's calls in batches that the
+ * pairs, stock among them, take in turn ({@link Batches}), so the weather of a shared machine falls
+ * on all alike; per cell the median over the rounds of each round's median and 99th percentile is
+ * kept. An agent
  * column counts only if every connection was negotiated fast on its transport (JFR handshake events),
  * else it is n/a.
  *
@@ -66,9 +70,9 @@ public final class Bench {
 
     private static void printHeader(BenchOptions options, String where) {
         System.out.printf(Locale.ROOT, "FastRMI RMI bench: JDK %s, %s, %d processors; %d timed calls per kernel"
-                        + " (echo-1mib: %d; star8: per thread), %d warm-up; %d round(s)%n",
+                        + " (echo-1mib: %d; star8: per thread) in %d batches per pair taken in turn, %d warm-up; %d round(s)%n",
                 options.jdk().version(), where, Runtime.getRuntime().availableProcessors(), options.calls(),
-                Kernels.bulkCalls(options.calls()), options.warmup(), options.rounds());
+                Kernels.bulkCalls(options.calls()), options.batches(), options.warmup(), options.rounds());
         System.out.println("each cell: median/p99 of the per-call round trip in us (median over rounds);"
                 + " (ratio x) = agent median / stock median; star8's median is the wall time of its timed phase"
                 + " per call of one thread (8 threads at once), its p99 that of single calls");
@@ -79,23 +83,41 @@ public final class Bench {
         PairRunner runner = new PairRunner(options, hosts, workDir);
         for (int round = 1; round <= options.rounds(); round++) {
             for (String load : options.loads()) {
-                for (Column column : options.columns()) {
-                    System.err.printf(Locale.ROOT, "round %d/%d, %s, %s ...%n", round, options.rounds(), load, column.name());
-                    String tag = "r" + round + "-" + load + "-" + column.fileName();
-                    Map<String, Outcome> outcomes;
-                    BusyLoad busy = load.equals(BenchOptions.LOADED)
-                            ? BusyLoad.start(Runtime.getRuntime().availableProcessors()) : BusyLoad.none();
-                    try {
-                        outcomes = runner.run(column, tag, round);
-                    } finally {
-                        busy.close();
+                System.err.printf(Locale.ROOT, "round %d/%d, %s: starting %d pairs ...%n", round, options.rounds(), load,
+                        options.columns().size());
+                BusyLoad busy = load.equals(BenchOptions.LOADED)
+                        ? BusyLoad.start(Runtime.getRuntime().availableProcessors()) : BusyLoad.none();
+                List<PairRunner.LivePair> pairs = new ArrayList<>();
+                try {
+                    for (Column column : options.columns()) {
+                        pairs.add(runner.open(column, "r" + round + "-" + load + "-" + column.fileName()));
                     }
-                    results.add(round, load, column, outcomes);
-                    printRaw(round, load, column, outcomes);
+                    interleave(options, round, pairs);
+                    for (PairRunner.LivePair pair : pairs) {
+                        Map<String, Outcome> outcomes = pair.finish();
+                        results.add(round, load, pair.column(), outcomes);
+                        printRaw(round, load, pair.column(), outcomes);
+                    }
+                } finally {
+                    pairs.forEach(PairRunner.LivePair::close);
+                    busy.close();
                 }
             }
         }
         deleteDirectory(workDir);
+    }
+
+    /** Every kernel in the round's order, its batches taken by all pairs in turn ({@link Batches}). */
+    private static void interleave(BenchOptions options, int round, List<PairRunner.LivePair> pairs) {
+        for (String kernel : PairRunner.kernelOrder(options.kernels(), round)) {
+            System.err.printf(Locale.ROOT, "round %d/%d, %s: %d batches per pair ...%n", round, options.rounds(), kernel,
+                    options.batches());
+            for (int batch = 0; batch < options.batches(); batch++) {
+                for (PairRunner.LivePair pair : Batches.turn(pairs, batch)) {
+                    pair.batch(kernel, batch, options.batches());
+                }
+            }
+        }
     }
 
     /** Each round's numbers, so the noise between rounds can be seen. */

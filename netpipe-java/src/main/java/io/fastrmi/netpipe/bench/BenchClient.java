@@ -1,25 +1,41 @@
 package io.fastrmi.netpipe.bench;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Times the kernels against a {@link BenchServer}: first every kernel's W warm-up calls and a wait for
- * both JVMs' JIT compilers to settle ({@link JitSettling}); then for each, W warm-up calls, then N timed calls (the
- * 1 MiB echo N/20, at least 50; star8 N per thread), each timed on its own. Prints one line per kernel,
- * {@code KERNEL name median_us p99_us calls cpu_us_per_call switches_per_call} (the last two: what a
- * timed call cost the client and the server JVM together, {@link ProcessCost}) and an {@code ALLOC} line
- * ({@link #allocationLine}), or {@code FAILED name why}
- * (then goes on with the next and exits with 1 at the end); a wrong result is a failure.
+ * Times the kernels against a {@link BenchServer}, batch by batch as the driver on its standard input
+ * asks, so that the driver can interleave the batches of several client JVMs (stock RMI and each
+ * transport) and the weather of a shared machine falls on all of them alike. First it runs every
+ * kernel's W warm-up calls and waits for both JVMs' JIT compilers to settle ({@link JitSettling}),
+ * then prints {@code READY} and reads commands ({@link Batches}):
+ * <ul>
+ * <li>{@code batch SEQ KERNEL I OF}: batch I of OF of the kernel's N timed calls (the 1 MiB echo N/20,
+ * at least 50; star8 N per thread), after a tenth as many untimed ones that wake both JVMs' threads
+ * up after their idle time; then {@code DONE SEQ}. A wrong result is a failure; a kernel that failed
+ * runs no more batches.
+ * <li>{@code report SEQ}: one line per kernel, {@code KERNEL name median_us p99_us calls
+ * cpu_us_per_call switches_per_call} (over all its batches; the last two: what a timed call cost the
+ * client and the server JVM together, {@link ProcessCost}) and an {@code ALLOC} line
+ * ({@link #allocationLine}), or {@code FAILED name why}; then {@code DONE SEQ}.
+ * <li>{@code quit} (or the end of input): exits, with 1 if any kernel failed.
+ * </ul>
  *
  * <p>Usage: {@code BenchClient host port [--kernels null,echo-int,...] [--calls N] [--warmup W]}
  */
 public final class BenchClient {
 
+    public static final Pattern READY = Pattern.compile("^READY$");
     public static final Pattern KERNEL = Pattern.compile("^KERNEL (\\S+) ([0-9.]+) ([0-9.]+) (\\d+) (-?[0-9.]+) (-?[0-9.]+)$");
     public static final Pattern FAILED = Pattern.compile("^FAILED (\\S+) (.*)$");
 
@@ -46,16 +62,17 @@ public final class BenchClient {
                 .lookup(BenchService.NAME);
         DoublingCallback callback = new DoublingCallback();
         Callback callbackStub = (Callback) UnicastRemoteObject.exportObject(callback, 0);
-        boolean failed = false;
+        boolean failed;
         try {
-            List<Kernel> chosen = new ArrayList<>();
+            Map<String, Kernel> chosen = new LinkedHashMap<>();
             for (String name : kernels) {
-                chosen.add(Kernels.named(name, service, callbackStub)); // an unknown name fails before any timing
+                chosen.put(name, Kernels.named(name, service, callbackStub)); // an unknown name fails before any timing
             }
-            warmUp(chosen, service, warmup);
-            for (Kernel kernel : chosen) {
-                failed |= !runAndReport(kernel, service, warmup, calls);
-            }
+            warmUp(chosen.values(), service, warmup);
+            System.out.println("READY");
+            System.out.flush();
+            BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            failed = serve(chosen, service, calls, stdin, System.out);
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
         }
@@ -68,7 +85,7 @@ public final class BenchClient {
      * before any kernel is timed. Prints {@code WARMUP jit_settled_ms}. A kernel that fails here is
      * left to fail, with its line, when it is timed.
      */
-    private static void warmUp(List<Kernel> kernels, BenchService service, int warmup) {
+    private static void warmUp(Iterable<Kernel> kernels, BenchService service, int warmup) {
         for (Kernel kernel : kernels) {
             try {
                 kernel.run(kernel.scaled(warmup), 0);
@@ -92,25 +109,87 @@ public final class BenchClient {
         }
     }
 
-    /** Runs one kernel and prints its line; false when it failed. */
-    private static boolean runAndReport(Kernel kernel, BenchService service, int warmup, int calls) {
+    /**
+     * Runs the driver's commands from {@code in} until {@code quit} or the end of input, answering on
+     * {@code out}; returns whether any kernel failed. A command it does not know fails the client.
+     */
+    static boolean serve(Map<String, Kernel> kernels, BenchService service, int calls, BufferedReader in,
+            PrintStream out) throws IOException {
+        Map<String, Tally> tallies = new LinkedHashMap<>();
+        String line;
+        while ((line = in.readLine()) != null) {
+            Batches.Command command = Batches.Command.parse(line);
+            switch (command.verb()) {
+                case BATCH -> {
+                    Kernel kernel = kernels.get(command.kernel());
+                    if (kernel == null) {
+                        throw new IllegalArgumentException("no kernel " + command.kernel() + " in this client: " + kernels.keySet());
+                    }
+                    Tally tally = tallies.computeIfAbsent(kernel.name(), name -> new Tally());
+                    if (tally.failure == null) {
+                        runBatch(kernel, service, Batches.size(kernel.scaled(calls), command.index(), command.of()), tally);
+                    }
+                }
+                case REPORT -> tallies.forEach((name, tally) -> tally.report(name, kernels.get(name), out));
+                case QUIT -> {
+                    return anyFailed(tallies);
+                }
+            }
+            out.println(Batches.done(command.seq()));
+            out.flush();
+        }
+        return anyFailed(tallies);
+    }
+
+    private static boolean anyFailed(Map<String, Tally> tallies) {
+        return tallies.values().stream().anyMatch(t -> t.failure != null);
+    }
+
+    /** One batch: a tenth as many untimed calls, then {@code calls} timed ones and what they cost. */
+    private static void runBatch(Kernel kernel, BenchService service, int calls, Tally tally) {
+        if (calls == 0) {
+            return;
+        }
         try {
-            kernel.run(kernel.scaled(warmup), 0);
+            kernel.run(Math.max(1, calls / 10), 0);
             ProcessCost serverBefore = ProcessCost.of(service.processCost());
             ProcessCost clientBefore = ProcessCost.ofThisProcess();
-            Latencies latencies = Latencies.of(kernel.run(0, kernel.scaled(calls)));
+            long[] nanos = kernel.run(0, calls);
             ProcessCost client = ProcessCost.ofThisProcess().since(clientBefore);
             ProcessCost server = ProcessCost.of(service.processCost()).since(serverBefore);
-            System.out.println(kernelLine(kernel.name(), kernel.typicalMicros(latencies), latencies.p99Micros(),
-                    latencies.calls(), client.plus(server)));
-            System.out.println(allocationLine(kernel.name(), latencies.calls(), client, server));
-            return true;
+            tally.add(nanos, client, server);
         } catch (Exception | Error e) {
-            System.out.println("FAILED " + kernel.name() + " " + String.valueOf(e).replace('\n', ' '));
+            tally.failure = String.valueOf(e).replace('\n', ' ');
             e.printStackTrace();
-            return false;
-        } finally {
-            System.out.flush();
+        }
+    }
+
+    /** A kernel's timed calls over all its batches so far, or why it failed. */
+    private static final class Tally {
+        private long[] nanos = new long[0];
+        private ProcessCost client = new ProcessCost(0, 0, 0);
+        private ProcessCost server = new ProcessCost(0, 0, 0);
+        private String failure;
+
+        void add(long[] batch, ProcessCost clientCost, ProcessCost serverCost) {
+            long[] all = java.util.Arrays.copyOf(nanos, nanos.length + batch.length);
+            System.arraycopy(batch, 0, all, nanos.length, batch.length);
+            nanos = all;
+            client = client.plus(clientCost);
+            server = server.plus(serverCost);
+        }
+
+        void report(String name, Kernel kernel, PrintStream out) {
+            if (failure != null) {
+                out.println("FAILED " + name + " " + failure);
+            } else if (nanos.length == 0) {
+                out.println("FAILED " + name + " no call was timed");
+            } else {
+                Latencies latencies = Latencies.of(nanos.clone());
+                out.println(kernelLine(name, kernel.typicalMicros(latencies), latencies.p99Micros(), latencies.calls(),
+                        client.plus(server)));
+                out.println(allocationLine(name, latencies.calls(), client, server));
+            }
         }
     }
 

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 /** The driver's command line. */
-record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, int calls, int warmup,
+record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, int calls, int batches, int warmup,
         List<String> loads, String hosts, List<String> kernels, Path resultsDir, Duration timeout) {
 
     static final String QUIET = "quiet";
@@ -15,7 +15,7 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
     static final String NETNS = "netns";
 
     static final String USAGE = "usage: Bench --agent fastrmi-agent.jar [--jdk HOME]"
-            + " [--transports 'ucx:shm,ofi:shm,tcp'] [--rounds 5] [--calls 20000] [--warmup calls/2]"
+            + " [--transports 'ucx:shm,ofi:shm,tcp'] [--rounds 5] [--calls 20000] [--batches 10] [--warmup calls/2]"
             + " [--load quiet,loaded] [--hosts local|netns] [--kernels " + String.join(",", Kernels.ALL) + "]"
             + " [--results results] [--timeout 600 (seconds per server/client pair)]\n"
             + "  default transports: ucx:shm,ofi:shm,tcp with --hosts local; tcp,ucx:tcp,ofi:tcp;ofi_rxm with --hosts netns\n"
@@ -32,6 +32,7 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
         List<String> transports = null;
         int rounds = 5;
         int calls = 20_000;
+        int batches = 10;
         int warmup = -1;
         List<String> loads = List.of(QUIET, LOADED);
         String hosts = LOCAL;
@@ -46,6 +47,7 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
                 case "--transports" -> transports = list(value);
                 case "--rounds" -> rounds = positive("--rounds", value);
                 case "--calls" -> calls = positive("--calls", value);
+                case "--batches" -> batches = positive("--batches", value);
                 case "--warmup" -> warmup = Integer.parseInt(value);
                 case "--load" -> loads = oneOf("--load", list(value), List.of(QUIET, LOADED));
                 case "--hosts" -> hosts = oneOf("--hosts", List.of(value), List.of(LOCAL, NETNS)).get(0);
@@ -63,7 +65,7 @@ record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rounds, in
         }
         // Half as many warm-up calls as timed ones: enough for the JIT, without doubling the run.
         warmup = warmup < 0 ? calls / 2 : warmup;
-        return new BenchOptions(agent, jdk, transports, rounds, calls, warmup, loads, hosts, kernels, resultsDir, timeout);
+        return new BenchOptions(agent, jdk, transports, rounds, calls, batches, warmup, loads, hosts, kernels, resultsDir, timeout);
     }
 
     /** The columns of every table: stock RMI first, then the agent on each transport. */

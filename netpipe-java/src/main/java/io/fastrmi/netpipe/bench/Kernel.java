@@ -18,8 +18,8 @@ interface Kernel {
     long[] run(int warmup, int calls) throws Exception;
 
     /**
-     * The figure that stands for the kernel's typical call, in microseconds, from the last run: by
-     * default the median of the timed calls. A kernel of many threads answers otherwise.
+     * The figure that stands for the kernel's typical call, in microseconds, given all its timed
+     * calls so far: by default their median. A kernel of many threads answers otherwise.
      */
     default double typicalMicros(Latencies latencies) {
         return latencies.medianMicros();

@@ -15,10 +15,11 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 
 /**
- * Runs one server/client pair of one column: starts a {@link BenchServer}, runs a {@link BenchClient}
- * against it, and returns each kernel's {@link Outcome}. For an agent column it then checks that the
- * transport was really used (else the outcomes are n/a). Never throws: what goes wrong becomes the
- * kernels' error.
+ * Opens one column's server/client pair ({@link LivePair}): starts a {@link BenchServer} and a
+ * {@link BenchClient} against it, which warms up and then runs the batches the driver asks for
+ * ({@link Batches}); at the end it reports each kernel's {@link Outcome}. For an agent column it then
+ * checks that the transport was really used (else the outcomes are n/a). Never throws: what goes
+ * wrong becomes the kernels' error.
  */
 final class PairRunner {
 
@@ -38,30 +39,138 @@ final class PairRunner {
     }
 
     /**
-     * {@code tag} names this run's files (config, recordings). Each round starts with another kernel:
-     * the first kernel of a pair runs while the scheduler still settles where the two JVMs' threads
-     * go (here it was 2-3x slower or faster than the same kernel run later), so no kernel always pays it.
+     * {@code tag} names this pair's files (config, recordings). Returns once the client has warmed up,
+     * or with the pair broken (its kernels then fail with why).
      */
-    Map<String, Outcome> run(Column column, String tag, int round) {
-        Path serverJfr = workDir.resolve(tag + "-server.jfr");
-        Path clientJfr = workDir.resolve(tag + "-client.jfr");
-        List<String> logs = new ArrayList<>();
-        try {
-            Map<String, Outcome> outcomes;
+    LivePair open(Column column, String tag) {
+        LivePair pair = new LivePair(column, tag);
+        pair.start();
+        return pair;
+    }
+
+    /** The kernels, rotated to start with the round's own (no kernel always runs first on fresh JVMs). */
+    static List<String> kernelOrder(List<String> kernels, int round) {
+        List<String> order = new ArrayList<>(kernels);
+        Collections.rotate(order, -((round - 1) % order.size()));
+        return order;
+    }
+
+    /** One column's server and client JVMs, alive between the driver's batches. */
+    final class LivePair {
+        private final Column column;
+        private final String tag;
+        private final Path serverJfr;
+        private final Path clientJfr;
+        private final List<String> logs = new ArrayList<>();
+        private ManagedJvm server;
+        private ManagedJvm client;
+        private List<String> clientOutput = List.of();
+        private long seq;
+        /** Why the pair broke (the client or server died, or did not answer in time); null while it works. */
+        private String broken;
+
+        private LivePair(Column column, String tag) {
+            this.column = column;
+            this.tag = tag;
+            this.serverJfr = workDir.resolve(tag + "-server.jfr");
+            this.clientJfr = workDir.resolve(tag + "-client.jfr");
+        }
+
+        Column column() {
+            return column;
+        }
+
+        private void start() {
             try {
                 Path config = column.withAgent() ? writeConfig(column, tag) : null;
-                outcomes = runPair(column, config, serverJfr, clientJfr, logs, kernelOrder(round));
+                server = hosts.server(launcher(column, "server", config, serverJfr))
+                        .classpathOf(BenchServer.class).main(BenchServer.class).args(hosts.serverArgs()).start();
+                String port = server.awaitLine(BenchServer.READY, START_LIMIT).group(1);
+                List<String> args = List.of(hosts.serverAddress(), port, "--kernels", String.join(",", options.kernels()),
+                        "--calls", String.valueOf(options.calls()), "--warmup", String.valueOf(options.warmup()));
+                client = hosts.client(launcher(column, "client", config, clientJfr))
+                        .classpathOf(BenchClient.class).main(BenchClient.class).args(args).start();
+                client.awaitLine(BenchClient.READY, options.timeout());
             } catch (RuntimeException | IOException e) {
-                System.err.println("[" + tag + "] failed: " + e.getMessage());
-                outcomes = allFailed(firstLine(e.getMessage()));
+                breakWith("did not start: " + firstLine(e.getMessage()), e);
             }
-            if (column.withAgent()) {
-                markUnavailable(column, outcomes, logs, List.of(serverJfr, clientJfr));
+        }
+
+        /** Batch {@code index} of {@code of} of {@code kernel}; nothing once the pair is broken. */
+        void batch(String kernel, int index, int of) {
+            ask(Batches.Command.batch(++seq, kernel, index, of));
+        }
+
+        /**
+         * Asks for the report, ends both JVMs (so they dump their recordings), and returns each
+         * kernel's outcome, n/a where the transport was not really used.
+         */
+        Map<String, Outcome> finish() {
+            try {
+                ask(Batches.Command.report(++seq));
+                String ending = broken != null ? broken : endClient();
+                close();
+                Map<String, Outcome> outcomes = parse(clientOutput, ending);
+                if (column.withAgent()) {
+                    markUnavailable(column, outcomes, logs, List.of(serverJfr, clientJfr));
+                }
+                return outcomes;
+            } finally {
+                deleteQuietly(serverJfr);
+                deleteQuietly(clientJfr);
             }
-            return outcomes;
-        } finally {
-            deleteQuietly(serverJfr);
-            deleteQuietly(clientJfr);
+        }
+
+        private void ask(Batches.Command command) {
+            if (broken != null) {
+                return;
+            }
+            try {
+                client.send(command.line());
+                client.awaitLine(Batches.donePattern(command.seq()), options.timeout());
+            } catch (RuntimeException e) {
+                breakWith("the client did not finish '" + command.line() + "' within " + options.timeout().toSeconds()
+                        + " s: " + firstLine(e.getMessage()), e);
+            }
+        }
+
+        /** How the client ended, after its report. */
+        private String endClient() {
+            try {
+                client.send(Batches.Command.quit().line());
+                int exit = client.awaitExit(QUIT_LIMIT);
+                if (exit != 0) {
+                    System.err.println(client.failure("exited with " + exit).getMessage());
+                }
+                return "the client exited with " + exit + firstException(client.output());
+            } catch (RuntimeException e) {
+                return "the client did not exit: " + firstLine(e.getMessage());
+            }
+        }
+
+        private void breakWith(String why, Exception e) {
+            broken = why;
+            System.err.println("[" + tag + "] " + why);
+            if (e.getMessage() != null && !e.getMessage().equals(firstLine(e.getMessage()))) {
+                System.err.println(e.getMessage());
+            }
+            close();
+        }
+
+        /** Ends what still runs (the server asked first, so it dumps its recording); keeps the JVMs' output. */
+        void close() {
+            if (client != null) {
+                client.close();
+                clientOutput = client.output();
+                logs.addAll(clientOutput);
+                client = null;
+            }
+            if (server != null) {
+                quit(server);
+                server.close();
+                logs.addAll(server.output());
+                server = null;
+            }
         }
     }
 
@@ -82,49 +191,6 @@ final class PairRunner {
 
     private Path writeConfig(Column column, String tag) throws IOException {
         return Files.write(workDir.resolve(tag + ".conf"), column.configLines(hosts.insideSection()));
-    }
-
-    /** The kernels, rotated to start with the round's own. */
-    private List<String> kernelOrder(int round) {
-        List<String> order = new ArrayList<>(options.kernels());
-        Collections.rotate(order, -((round - 1) % order.size()));
-        return order;
-    }
-
-    private Map<String, Outcome> runPair(Column column, Path config, Path serverJfr, Path clientJfr, List<String> logs,
-            List<String> kernels) {
-        try (ManagedJvm server = hosts.server(launcher(column, "server", config, serverJfr))
-                .classpathOf(BenchServer.class).main(BenchServer.class).args(hosts.serverArgs()).start()) {
-            try {
-                String port = server.awaitLine(BenchServer.READY, START_LIMIT).group(1);
-                return runClient(column, config, clientJfr, port, logs, kernels);
-            } finally {
-                quit(server);
-                logs.addAll(server.output());
-            }
-        }
-    }
-
-    private Map<String, Outcome> runClient(Column column, Path config, Path clientJfr, String port, List<String> logs,
-            List<String> kernels) {
-        List<String> args = List.of(hosts.serverAddress(), port, "--kernels", String.join(",", kernels),
-                "--calls", String.valueOf(options.calls()), "--warmup", String.valueOf(options.warmup()));
-        try (ManagedJvm client = hosts.client(launcher(column, "client", config, clientJfr))
-                .classpathOf(BenchClient.class).main(BenchClient.class).args(args).start()) {
-            String ending;
-            try {
-                int exit = client.awaitExit(options.timeout());
-                ending = "the client exited with " + exit + firstException(client.output());
-                if (exit != 0) {
-                    System.err.println(client.failure("exited with " + exit).getMessage());
-                }
-            } catch (IllegalStateException e) {
-                ending = "the client did not finish within " + options.timeout().toSeconds() + " s and was killed";
-                System.err.println(e.getMessage());
-            }
-            logs.addAll(client.output());
-            return parse(client.output(), ending);
-        }
     }
 
     /** The client's KERNEL and FAILED lines; a kernel with neither failed with {@code ending}. */
@@ -180,12 +246,6 @@ final class PairRunner {
     private static String firstException(List<String> output) {
         return output.stream().filter(l -> l.contains("Exception") || l.contains("Error:")).findFirst()
                 .map(l -> ": " + l.trim()).orElse("");
-    }
-
-    private Map<String, Outcome> allFailed(String error) {
-        Map<String, Outcome> outcomes = new LinkedHashMap<>();
-        options.kernels().forEach(kernel -> outcomes.put(kernel, Outcome.failed(error)));
-        return outcomes;
     }
 
     static String firstLine(String message) {

@@ -29,6 +29,7 @@ final class ResultJson {
         json.append("  \"processors\": ").append(Runtime.getRuntime().availableProcessors()).append(",\n");
         json.append("  \"rounds\": ").append(options.rounds()).append(",\n");
         json.append("  \"calls\": ").append(options.calls()).append(",\n");
+        json.append("  \"batches\": ").append(options.batches()).append(",\n");
         json.append("  \"warmup\": ").append(options.warmup()).append(",\n");
         json.append("  \"loads\": ").append(strings(options.loads())).append(",\n");
         json.append("  \"transports\": ").append(strings(options.transports())).append(",\n");

@@ -54,7 +54,7 @@ final class ResultTable {
         rows.add(worst);
         out.println();
         out.println(load.equals(BenchOptions.LOADED)
-                ? "loaded: " + Runtime.getRuntime().availableProcessors() + " busy threads in the driver during each pair"
+                ? "loaded: " + Runtime.getRuntime().availableProcessors() + " busy threads in the driver while the pairs run"
                 : "quiet: nothing else running in the driver");
         printAligned(rows);
         notes.forEach((note, number) -> out.println("  [" + number + "] " + note));

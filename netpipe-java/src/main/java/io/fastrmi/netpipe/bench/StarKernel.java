@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Its typical call is not the median of those: spinning threads that hold both cores make the
  * calls of whichever threads run fast while the others wait for a core between their calls, outside
- * the timed region. So it is the wall time of the timed phase divided by one thread's calls: the
+ * the timed region. So it is the wall time of the timed phases divided by one thread's calls: the
  * mean time a call takes for each of the threads, waits for the CPU included.
  */
 final class StarKernel implements Kernel {
@@ -30,7 +30,9 @@ final class StarKernel implements Kernel {
     private final BenchService service;
     private final AtomicLong timedStart = new AtomicLong();
     private final AtomicLong timedEnd = new AtomicLong();
-    private double wallMicrosPerCall;
+    /** The wall time of all timed phases so far, and one thread's calls in them. */
+    private long timedWallNanos;
+    private long timedCallsPerThread;
 
     StarKernel(String name, int threads, BenchService service) {
         this.name = name;
@@ -78,7 +80,10 @@ final class StarKernel implements Kernel {
         // Gone before the caller counts the JVM's cost (ProcessCost): a thread that ends while it is
         // counted takes the CPU time it spent with it.
         pool.awaitTermination(10, TimeUnit.SECONDS);
-        wallMicrosPerCall = (timedEnd.get() - timedStart.get()) / 1000.0 / calls;
+        if (calls > 0) {
+            timedWallNanos += timedEnd.get() - timedStart.get();
+            timedCallsPerThread += calls;
+        }
         long[] all = new long[threads * calls];
         for (int t = 0; t < threads; t++) {
             System.arraycopy(perThread[t], 0, all, t * calls, calls);
@@ -103,9 +108,10 @@ final class StarKernel implements Kernel {
         timedEnd.accumulateAndGet(System.nanoTime(), Math::max);
     }
 
+    /** Over all timed runs (the driver's batches of this kernel). */
     @Override
     public double typicalMicros(Latencies latencies) {
-        return wallMicrosPerCall;
+        return timedWallNanos / 1000.0 / timedCallsPerThread;
     }
 
     private void check(int sent, int result) {

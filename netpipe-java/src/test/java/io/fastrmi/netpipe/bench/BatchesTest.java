@@ -1,0 +1,130 @@
+package io.fastrmi.netpipe.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.server.UnicastRemoteObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import org.junit.jupiter.api.Test;
+
+class BatchesTest {
+
+    @Test
+    void batchesAddUpToTheKernelsCallsAndDifferByOneAtMost() {
+        for (int total : new int[] {0, 1, 7, 50, 1_000, 20_000, 20_001}) {
+            for (int of : new int[] {1, 3, 10, 64}) {
+                int sum = 0;
+                int min = Integer.MAX_VALUE;
+                int max = 0;
+                for (int i = 0; i < of; i++) {
+                    int size = Batches.size(total, i, of);
+                    sum += size;
+                    min = Math.min(min, size);
+                    max = Math.max(max, size);
+                }
+                assertEquals(total, sum, total + " calls in " + of + " batches");
+                assertTrue(max - min <= 1, total + " in " + of + ": " + min + ".." + max);
+            }
+        }
+    }
+
+    @Test
+    void eachColumnGoesFirstInTurn() {
+        List<String> columns = List.of("stock", "ucx:shm", "tcp");
+        List<String> firsts = new ArrayList<>();
+        for (int batch = 0; batch < 6; batch++) {
+            List<String> order = Batches.turn(columns, batch);
+            assertEquals(3, order.size());
+            assertTrue(order.containsAll(columns), order.toString());
+            firsts.add(order.get(0));
+        }
+        assertEquals(List.of("stock", "ucx:shm", "tcp", "stock", "ucx:shm", "tcp"), firsts);
+    }
+
+    @Test
+    void commandsReadBackAsWritten() {
+        for (Batches.Command command : List.of(Batches.Command.batch(7, "echo-1mib", 2, 10), Batches.Command.report(8),
+                Batches.Command.quit())) {
+            assertEquals(command, Batches.Command.parse(command.line()));
+        }
+        assertTrue(Batches.donePattern(12).matcher(Batches.done(12)).matches());
+        assertTrue(!Batches.donePattern(1).matcher(Batches.done(12)).matches(), "DONE 12 is not DONE 1");
+    }
+
+    @Test
+    void aLineThatIsNoCommandIsRefusedByName() {
+        for (String line : List.of("", "batch", "batch 1 null 10 10", "batch x null 0 1", "report", "quit now", "run null")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Batches.Command.parse(line));
+            assertTrue(e.getMessage().contains("'" + line + "'") || e.getMessage().contains("batch "), e.getMessage());
+        }
+    }
+
+    /**
+     * A client serving a driver's batches over a real RMI connection (stock RMI in this JVM): every
+     * kernel's batches add up to its calls, the answers come in order, and a wrong result fails
+     * only its own kernel.
+     */
+    @Test
+    void aClientRunsTheBatchesItIsGivenAndReportsEachKernelOverAllOfThem() throws Exception {
+        int port = BenchServer.start(0);
+        BenchService service = (BenchService) LocateRegistry.getRegistry("127.0.0.1", port).lookup(BenchService.NAME);
+        DoublingCallback callback = new DoublingCallback();
+        Callback callbackStub = (Callback) UnicastRemoteObject.exportObject(callback, 0);
+        try {
+            Map<String, Kernel> kernels = new LinkedHashMap<>();
+            for (String name : List.of("echo-int", "star8", "echo-1mib")) {
+                kernels.put(name, Kernels.named(name, service, callbackStub));
+            }
+            kernels.put("wrong", new SerialKernel<Integer>("wrong", n -> n, i -> service.echo(i), (i, result) ->
+                    WrongResultException.expect(i < 5, () -> "wrong: call " + i)));
+            StringBuilder commands = new StringBuilder();
+            long seq = 0;
+            for (int batch = 0; batch < 3; batch++) {
+                for (String kernel : kernels.keySet()) {
+                    commands.append(Batches.Command.batch(++seq, kernel, batch, 3).line()).append('\n');
+                }
+            }
+            commands.append(Batches.Command.report(++seq).line()).append('\n').append("quit\n");
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            boolean failed = BenchClient.serve(kernels, service, 30, new BufferedReader(new StringReader(commands.toString())),
+                    new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+            assertTrue(failed, "the wrong kernel failed");
+            List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+            List<String> dones = lines.stream().filter(l -> l.startsWith("DONE ")).toList();
+            assertEquals(13, dones.size(), lines.toString());
+            for (int i = 0; i < dones.size(); i++) {
+                assertEquals(Batches.done(i + 1), dones.get(i));
+            }
+            Map<String, Integer> calls = new LinkedHashMap<>();
+            for (String line : lines) {
+                Matcher kernel = BenchClient.KERNEL.matcher(line);
+                if (kernel.matches()) {
+                    calls.put(kernel.group(1), Integer.parseInt(kernel.group(4)));
+                    assertTrue(Double.parseDouble(kernel.group(2)) > 0, line);
+                }
+            }
+            assertEquals(Map.of("echo-int", 30, "star8", 8 * 30, "echo-1mib", Kernels.bulkCalls(30)), calls, lines.toString());
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("FAILED wrong ") && l.contains("wrong: call ")), lines.toString());
+        } finally {
+            UnicastRemoteObject.unexportObject(callback, true);
+        }
+    }
+
+    @Test
+    void aCommandTheClientDoesNotKnowStopsIt() {
+        assertThrows(IllegalArgumentException.class, () -> BenchClient.serve(Map.of(), null, 10,
+                new BufferedReader(new StringReader("batch 1 null 0 1\n")), new PrintStream(new ByteArrayOutputStream())));
+    }
+}
