@@ -150,8 +150,33 @@ class PollingInputTest {
         }
         byte[] got = new byte[2];
         assertEquals(2, readFully(in, got));
-        assertEquals(0, budget.spinAsked);
-        assertTrue(budget.answeredSpinning.isEmpty());
+        assertArrayEquals(new byte[] {4, 5}, got);
+        assertTrue(budget.answeredSpinning.isEmpty(), "nothing learnt");
+    }
+
+    /**
+     * A stream whose budget says no spin reads as stock's does, with no look for data first (a
+     * system call stock does not make), and learns from a read that waited.
+     */
+    @Test
+    void aBudgetWithNoSpinNeverLooksForData() throws Exception {
+        RecordingBudget budget = new RecordingBudget(true, 0);
+        Spinners spinners = new Spinners(() -> 1);
+        int[] looks = new int[1];
+        InputStream counting = new java.io.FilterInputStream(reader.getInputStream()) {
+            @Override
+            public int available() throws IOException {
+                looks[0]++;
+                return super.available();
+            }
+        };
+        PollingInput in = new PollingInput(counting, () -> budget, spinners);
+        Thread t = writeWhen(() -> budget.spinAsked == 1, new byte[] {2}, () -> { });
+        assertEquals(2, in.read());
+        t.join();
+        assertEquals(List.of(false), budget.answeredSpinning, "the wait was learnt");
+        assertEquals(1, spinners.wakeUps(), "and counted as a wake-up");
+        assertEquals(0, looks[0], "no look for data");
     }
 
     @Test
@@ -162,7 +187,8 @@ class PollingInputTest {
         Thread t = writeWhen(() -> budget.spinAsked == 1, new byte[] {1}, () -> { });
         assertEquals(1, in.read());
         t.join();
-        assertEquals(List.of(false), budget.answeredSpinning, "blocked: no place to spin");
+        assertTrue(budget.answeredSpinning.isEmpty(), "blocked with no place to spin: the wait says nothing of the stream");
+        assertEquals(1, full.wakeUps(), "a wake-up");
     }
 
     @Test
