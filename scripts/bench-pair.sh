@@ -37,3 +37,16 @@ write_agent_config() {
 		done
 	} >"$file"
 }
+
+# client_commands KERNELS: what a BenchClient reads on its standard input to time each of the
+# comma-separated KERNELS in one batch of all its calls, report, and exit (netpipe-java's Batches).
+client_commands() {
+	local kernel seq=0
+	local kernels
+	IFS=, read -r -a kernels <<<"$1"
+	for kernel in "${kernels[@]}"; do
+		echo "batch $((++seq)) $kernel 0 1"
+	done
+	echo "report $((++seq))"
+	echo quit
+}

@@ -37,7 +37,8 @@ server=$!
 exec 3>"$work/server-in"
 port=$(await_port call-allocation.sh "$work/server.out")
 "$jdk/bin/java" "${agent[@]}" -cp "$cp" io.fastrmi.netpipe.bench.BenchClient 127.0.0.1 "$port" \
-	--kernels "$kernels" --calls "$calls" --warmup "$calls" >"$work/client.out" 2>&1 || { cat "$work/client.out" >&2; exit 1; }
+	--kernels "$kernels" --calls "$calls" --warmup "$calls" < <(client_commands "$kernels") >"$work/client.out" 2>&1 \
+	|| { cat "$work/client.out" >&2; exit 1; }
 echo quit >&3
 wait "$server" || true
 grep '^ALLOC' "$work/client.out" | sed "s/^/$mode /"

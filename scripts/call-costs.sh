@@ -65,7 +65,7 @@ exec 3>"$work/server-in"
 port=$(await_port call-costs.sh "$work/server.out")
 perf stat -x, "${events[@]}" -o "$work/client.stat" "$jdk/bin/java" "${agent[@]}" -cp "$cp" \
 	io.fastrmi.netpipe.bench.BenchClient 127.0.0.1 "$port" --kernels "$kernel" --calls "$calls" --warmup "$calls" \
-	>"$work/client.out" 2>&1 || { cat "$work/client.out" >&2; exit 1; }
+	< <(client_commands "$kernel") >"$work/client.out" 2>&1 || { cat "$work/client.out" >&2; exit 1; }
 echo quit >&3
 wait "$server" || true
 
