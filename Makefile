@@ -17,7 +17,8 @@
 #   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the RMI
 #                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
-#                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds), on this host and
+#                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds, each kernel's calls
+#                 in batches the columns take in turn), on this host and
 #                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS) (skipped unless root)
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
