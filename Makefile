@@ -7,7 +7,7 @@
 #                 loaded; a few minutes) and print its table; results under results/compare-DATE/
 #   make compare  the same, full size: every KaRMI kernel and object, sweeps to 8 MiB (COMPARE_ARGS go to compare.sh)
 #   make sample-demo the sample RMI application without and with the agent, call timings side by side
-#   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS))
+#   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS)), built-in config and the README's
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
 #   make fuzz-lean  mutated lean-format streams against the reader, LEAN_FUZZ_INPUTS of them (make test runs 100,000)
 #   make bench-lean the lean format against JDK serialization, Kryo and Fory (JMH, module lean-bench): bytes per
@@ -113,6 +113,8 @@ sample-demo: build
 startup: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.StartupCost --agent $(AGENT_JAR) \
 	  --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(STARTUP_RUNS)
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.StartupCost --agent $(AGENT_JAR) \
+	  --config scripts/fastrmi-example.conf --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(STARTUP_RUNS)
 
 # The native-address fuzz target at full size: $(FUZZ_COUNT) fuzzed offers to an agent server and as
 # many fuzzed answers to an agent client (make test runs 5,000 of each). FUZZ_SEED repeats a run.

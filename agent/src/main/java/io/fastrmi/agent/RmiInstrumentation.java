@@ -1,12 +1,18 @@
 package io.fastrmi.agent;
 
+import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.fastsockets.handshake.Installation;
 import java.io.IOException;
+import java.io.ObjectInput;
+import java.io.ObjectOutput;
 import java.io.UncheckedIOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
+import java.nio.file.Path;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,32 +36,34 @@ final class RmiInstrumentation implements ClassFileTransformer {
 
     private final Instrumentation inst;
     private final Module rmi;
-    private final Module helpers;
+    private final FastRmiConfig config;
+    private final Path agentJar;
     private volatile AdviceWeaver weaver;
+    /** Serialization classes that loaded before RMI's first class, left as they were (see {@link #transform}). */
+    private final Set<String> leftForRmi = new HashSet<>();
 
-    private RmiInstrumentation(Instrumentation inst, Module rmi, Module helpers) {
+    private RmiInstrumentation(Instrumentation inst, Module rmi, FastRmiConfig config, Path agentJar) {
         this.inst = inst;
         this.rmi = rmi;
-        this.helpers = helpers;
+        this.config = config;
+        this.agentJar = agentJar;
     }
 
     /**
      * Registers the transformer and retransforms targets that are already loaded (when attached
      * late, or RMI used before premain). The rest waits for RMI's first class (see {@link #weaver}).
      */
-    static void install(Instrumentation inst, Module helpers) throws UnmodifiableClassException {
+    static void install(Instrumentation inst, FastRmiConfig config, Path agentJar) throws UnmodifiableClassException {
         Module rmi = ModuleLayer.boot().findModule("java.rmi").orElse(null);
         if (rmi == null) {
             System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.INFO, "FastRMI: this runtime has no java.rmi module; nothing to instrument");
             return;
         }
-        RmiInstrumentation transformer = new RmiInstrumentation(inst, rmi, helpers);
+        RmiInstrumentation transformer = new RmiInstrumentation(inst, rmi, config, agentJar);
         inst.addTransformer(transformer, true);
         List<Class<?>> loaded = new ArrayList<>();
         for (Class<?> type : inst.getAllLoadedClasses()) {
-            // The module first: a field read, where a class's name is made on first asking.
-            if ((type.getModule() == rmi || type.getModule() == Object.class.getModule())
-                    && TARGETS.contains(type.getName().replace('.', '/'))) {
+            if (mayBeTarget(type, rmi) && TARGETS.contains(type.getName().replace('.', '/'))) {
                 loaded.add(type);
             }
         }
@@ -64,11 +72,41 @@ final class RmiInstrumentation implements ClassFileTransformer {
         }
     }
 
+    /**
+     * Whether {@code type} can be one of {@link #TARGETS}, without its name: premain looks at every
+     * class the JVM has loaded (about a thousand), and making, copying and hashing each one's name in
+     * the interpreter cost 2-3 ms of every JVM's start. A class of java.rmi, or of java.base that
+     * reads or writes objects (the targets there are ObjectInputStream and ObjectOutputStream).
+     */
+    static boolean mayBeTarget(Class<?> type, Module rmi) {
+        Module module = type.getModule();
+        return module == rmi || module == Object.class.getModule()
+                && (ObjectOutput.class.isAssignableFrom(type) || ObjectInput.class.isAssignableFrom(type));
+    }
+
+    private static Module helpersModule() {
+        try {
+            return Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("FastRMI's boot jar is not on the boot class path", e);
+        }
+    }
+
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         if (loader != null || className == null || !TARGETS.contains(className)) {
             return null;
+        }
+        if (className.startsWith("java/io/") && weaver == null) {
+            synchronized (this) {
+                if (weaver == null) {
+                    // Serialization is no sign of RMI: weaving it would load Byte Buddy (about 400 ms)
+                    // in every JVM that serializes. RMI's first class weaves it (retransformed).
+                    leftForRmi.add(className);
+                    return null;
+                }
+            }
         }
         try {
             return weaver().weave(className, classfileBuffer);
@@ -81,8 +119,9 @@ final class RmiInstrumentation implements ClassFileTransformer {
     }
 
     /**
-     * Made at the first RMI class load: only then do Byte Buddy's classes load, and only then does
-     * {@code java.rmi} learn to see the helpers (a few milliseconds a JVM without RMI does not pay).
+     * Made at the first RMI class load: only then does FastRMI's runtime start, do Byte Buddy's
+     * classes load, and does {@code java.rmi} learn to see the helpers (milliseconds a JVM without
+     * RMI does not pay).
      */
     private AdviceWeaver weaver() {
         AdviceWeaver current = weaver;
@@ -90,6 +129,9 @@ final class RmiInstrumentation implements ClassFileTransformer {
             synchronized (this) {
                 current = weaver;
                 if (current == null) {
+                    Startup.startRuntime(config, agentJar);
+                    // The boot class path's unnamed module, where the helpers and the runtime are.
+                    Module helpers = helpersModule();
                     // Inlined advice runs as java.rmi code calling into the boot loader's unnamed
                     // module, which needs a reads edge. HotSpot adds one itself once a class of the
                     // module is transformed (Modules.transformedByAgent, seen on 17.0.15 and 25.0.3);
@@ -111,9 +153,60 @@ final class RmiInstrumentation implements ClassFileTransformer {
                     }
                     current = weaver = new AdviceWeaver();
                     StartLine.log();
+                    if (weaveLeftForRmi()) {
+                        // Offered only now: a lean connection's calls go through the woven serialization classes.
+                        Installation.leanFormatInstalled();
+                    }
                 }
             }
         }
         return current;
+    }
+
+    /**
+     * Weaves the serialization classes that loaded before RMI did, now that it has, by
+     * retransforming them (only method bodies change). Called holding this transformer's lock, so no
+     * class is left aside meanwhile, and from inside a class's transformation, where the JDK would
+     * run no transformer for a retransformation this thread asks for (its agents' reentrancy
+     * guard): a thread of its own asks, and this one waits, so that RMI runs no call before the
+     * lean format's hooks are in place.
+     */
+    private boolean weaveLeftForRmi() {
+        if (leftForRmi.isEmpty()) {
+            return true;
+        }
+        List<String> names = List.copyOf(leftForRmi);
+        leftForRmi.clear();
+        boolean[] woven = new boolean[1];
+        Thread weaving = new Thread(() -> woven[0] = retransform(names), "fastrmi-weave-serialization");
+        weaving.start();
+        boolean interrupted = false;
+        while (weaving.isAlive()) {
+            try {
+                weaving.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return woven[0]; // join: the thread's write is seen
+    }
+
+    /** Retransforms the named classes; false, said once, when that fails. */
+    private boolean retransform(List<String> names) {
+        try {
+            List<Class<?>> loaded = new ArrayList<>();
+            for (String name : names) {
+                loaded.add(Class.forName(name.replace('/', '.'), false, null));
+            }
+            inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+            return true;
+        } catch (ClassNotFoundException | UnmodifiableClassException | RuntimeException e) {
+            System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.ERROR, "FastRMI: cannot instrument " + names
+                    + "; RMI keeps working without the lean format", e);
+            return false;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.fastrmi.agent;
 
+import io.fastrmi.agent.bootstrap.RmiPatch;
 import io.fastrmi.config.ConfigException;
 import io.fastrmi.config.FastRmiConfig;
 import io.fastrmi.fastsockets.handshake.Installation;
@@ -7,11 +8,14 @@ import io.fastrmi.fastsockets.jvm.JvmScope;
 import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
 /** The part of start-up that uses FastRMI's runtime classes: called once they are on the boot class path. */
 final class Startup {
+
+    private static boolean runtimeStarted;
 
     private Startup() {
     }
@@ -28,34 +32,41 @@ final class Startup {
     }
 
     /**
-     * The lean format: the agent says where its rmi-patch classes are and offers the format. All
-     * else waits for RMI: java.base's edges to the helpers when the weaver starts (RmiInstrumentation),
-     * the classes and java.io's metadata on the first lean connection (LeanStreams), which fails
-     * clearly if this JDK lacks what it needs.
-     */
-    private static void installLeanFormat() throws java.io.IOException {
-        io.fastrmi.agent.bootstrap.RmiPatch.carriedBy(BootstrapJar.agentJar());
-        io.fastrmi.fastsockets.handshake.Installation.leanFormatInstalled();
-    }
-
-    /**
-     * Loads the config (a bad one throws before anything changes), then switches FastRMI on; true
-     * when it takes every socket of the JVM ({@code scope = jvm}), not only RMI's.
+     * Loads the config (a bad one throws before anything changes) and registers the transformer;
+     * true when FastRMI takes every socket of the JVM ({@code scope = jvm}), not only RMI's. Under
+     * {@code scope = rmi} the runtime starts when RMI loads its first instrumented class
+     * ({@link RmiInstrumentation}): a JVM that never uses RMI pays for the config and no more.
      */
     static boolean installRuntime(Instrumentation inst, AgentOptions.ConfigSource source)
-            throws ConfigException, ClassNotFoundException, UnmodifiableClassException, java.io.IOException {
+            throws ConfigException, UnmodifiableClassException, java.io.IOException {
         FastRmiConfig config = ConfigLoading.load(source, System.getProperties(), System.getenv());
-        Installation.install(config);
-        // The library is only looked for when a native transport is first offered.
-        NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
-                config.waitMode());
-        Module helpers = Class.forName("io.fastrmi.agent.bootstrap.RmiCalls", false, null).getModule();
-        installLeanFormat();
-        RmiInstrumentation.install(inst, helpers);
+        Path agentJar = BootstrapJar.agentJar();
         if (config.scope() == FastRmiConfig.Scope.JVM) {
+            startRuntime(config, agentJar);
+            RmiInstrumentation.install(inst, config, agentJar);
             installJvmScope(inst);
             return true;
         }
+        RmiInstrumentation.install(inst, config, agentJar);
         return false;
+    }
+
+    /**
+     * Switches FastRMI's runtime on, once: RMI's sockets become FastRMI's, the native transports learn
+     * where the library is (looked for only when one is first offered), and the lean format where the
+     * agent's rmi-patch classes are (it is offered once the weaver has the serialization classes:
+     * {@link RmiInstrumentation}). All else waits for a connection: the lean format's classes and
+     * java.io's metadata load on the first lean connection (LeanStreams), which fails clearly if this
+     * JDK lacks what it needs.
+     */
+    static synchronized void startRuntime(FastRmiConfig config, Path agentJar) {
+        if (runtimeStarted) {
+            return;
+        }
+        Installation.install(config);
+        NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
+                config.waitMode());
+        RmiPatch.carriedBy(agentJar);
+        runtimeStarted = true;
     }
 }

@@ -13,9 +13,10 @@ import java.util.Locale;
 /**
  * What the agent adds to JVM start-up: a JVM that prints one line and exits, started N times without
  * and N times with the agent, alternating so that drift on a shared machine hits both the same;
- * prints the median wall time (process start to exit) of each and the difference.
+ * prints the median wall time (process start to exit) of each and the difference. With
+ * {@code --config FILE} the agent reads that config (a user's job has one), else its built-in one.
  *
- * <p>Usage: {@code StartupCost --agent fastrmi-agent.jar [--jdk HOME]... [--runs N]}
+ * <p>Usage: {@code StartupCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N]}
  */
 public final class StartupCost {
 
@@ -31,6 +32,7 @@ public final class StartupCost {
 
     public static void main(String[] args) {
         Path agent = null;
+        Path config = null;
         List<Jdk> jdks = new ArrayList<>();
         int runs = 15;
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -39,26 +41,28 @@ public final class StartupCost {
                 case "--jdk" -> jdks.add(Jdk.at(Path.of(args[i + 1]))
                         .orElseThrow(() -> new IllegalArgumentException("not a JDK: " + args[1])));
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
+                case "--config" -> config = Path.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (agent == null || args.length % 2 != 0) {
-            System.err.println("usage: StartupCost --agent fastrmi-agent.jar [--jdk HOME]... [--runs N]");
+            System.err.println("usage: StartupCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N]");
             System.exit(2);
         }
         if (jdks.isEmpty()) {
             jdks.add(Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow());
         }
-        System.out.printf(Locale.ROOT, "JVM start-up to exit, median of %d runs each, alternating (ms)%n", runs);
+        System.out.printf(Locale.ROOT, "JVM start-up to exit, median of %d runs each, alternating (ms); agent config: %s%n", runs,
+                config == null ? "built-in" : config);
         System.out.printf(Locale.ROOT, "%-14s %10s %10s %10s%n", "JDK", "stock", "agent", "added");
         for (Jdk jdk : jdks) {
             double[] stock = new double[runs];
             double[] withAgent = new double[runs];
-            startMillis(jdk, null);
-            startMillis(jdk, agent);
+            startMillis(jdk, null, null);
+            startMillis(jdk, agent, config);
             for (int i = 0; i < runs; i++) {
-                stock[i] = startMillis(jdk, null);
-                withAgent[i] = startMillis(jdk, agent);
+                stock[i] = startMillis(jdk, null, null);
+                withAgent[i] = startMillis(jdk, agent, config);
             }
             double stockMedian = median(stock);
             double agentMedian = median(withAgent);
@@ -67,12 +71,19 @@ public final class StartupCost {
         }
     }
 
-    private static double startMillis(Jdk jdk, Path agent) {
+    private static double startMillis(Jdk jdk, Path agent, Path config) {
         long start = System.nanoTime();
-        try (ManagedJvm jvm = JvmLauncher.on(jdk).name("startup").agent(agent).classpathOf(Hello.class)
+        JvmLauncher launcher = JvmLauncher.on(jdk).name("startup");
+        if (agent != null) {
+            launcher = config == null ? launcher.agent(agent) : launcher.agent(agent, "config=" + config);
+        }
+        try (ManagedJvm jvm = launcher.classpathOf(Hello.class)
                 .main(Hello.class).start()) {
             if (jvm.awaitExit(Duration.ofMinutes(1)) != 0) {
                 throw jvm.failure("failed");
+            }
+            if (jvm.output().stream().anyMatch(line -> line.contains("FastRMI is OFF"))) {
+                throw jvm.failure("the agent did not start"); // it would measure an agent that does nothing
             }
         }
         return (System.nanoTime() - start) / 1e6;

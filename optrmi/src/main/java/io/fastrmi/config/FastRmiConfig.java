@@ -1,10 +1,12 @@
 package io.fastrmi.config;
 
 import io.fastrmi.optrmi.Optimization;
+import java.io.BufferedReader;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The parsed config file. Format (one per cluster, on a shared file system):
@@ -134,9 +138,13 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     }
 
     public static FastRmiConfig load(Path file) throws ConfigException {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>();
+        // java.io, not Files.readAllLines: premain reads the config, and NIO's channel classes are not loaded yet then.
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(new FileInputStream(file.toFile()),
+                StandardCharsets.UTF_8.newDecoder()))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                lines.add(line);
+            }
         } catch (IOException e) {
             throw new ConfigException(file.toString(), 0, "cannot read the config file: " + e);
         }
@@ -231,6 +239,9 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     }
 
     private static final class Parser {
+        // Compiled once: premain parses the config, and each compile costs the interpreter a few hundred µs.
+        private static final Pattern DURATION = Pattern.compile("(\\d+)(us|ms|s|m|h)");
+        private static final Pattern WHITESPACE = Pattern.compile("\\s+");
         private final String source;
         Scope scope = Scope.RMI;
         Duration plainTtl = DEFAULT_PLAIN_TTL;
@@ -264,7 +275,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
                     if (!line.endsWith("]")) {
                         throw new ConfigException(source, number, "section header '" + line + "' has no closing ']'");
                     }
-                    String[] words = line.substring(1, line.length() - 1).trim().split("\\s+");
+                    String[] words = WHITESPACE.split(line.substring(1, line.length() - 1).trim());
                     if (words.length == 1 && words[0].equals("defaults")) {
                         if (seenDefaults) {
                             throw new ConfigException(source, number, "a second [defaults] section");
@@ -379,9 +390,12 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             }
             Set<Optimization> chosen = EnumSet.noneOf(Optimization.class);
             for (String item : list(value)) {
-                chosen.add(Optimization.named(item).orElseThrow(() -> new ConfigException(where, number,
-                        "unknown optimization '" + item + "' (expected all, none, or "
-                                + Optimization.configNames(Optimization.all(), ", ") + ")")));
+                Optional<Optimization> named = Optimization.named(item); // no lambda in premain's parse
+                if (named.isEmpty()) {
+                    throw new ConfigException(where, number, "unknown optimization '" + item + "' (expected all, none, or "
+                            + Optimization.configNames(Optimization.all(), ", ") + ")");
+                }
+                chosen.add(named.get());
             }
             return chosen;
         }
@@ -411,7 +425,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         }
 
         private static Duration duration(String where, int number, String key, String value) throws ConfigException {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(us|ms|s|m|h)").matcher(value);
+            Matcher m = DURATION.matcher(value);
             if (!m.matches()) {
                 throw new ConfigException(where, number, key + " must be a duration such as 50us, 500ms, 30s, 5m or 1h, not '"
                         + value + "'");

@@ -1,7 +1,6 @@
 package io.fastrmi.config;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -14,6 +13,11 @@ public abstract sealed class HostPattern {
 
     /** One dot-separated part of a host name, wildcards allowed. */
     private static final String LABEL = "[A-Za-z0-9*?]([A-Za-z0-9*?-]*[A-Za-z0-9*?])?";
+
+    /** Compiled once, when a config first names a host: premain parses the config, and a compile costs the interpreter a few hundred µs. */
+    private static final class Names {
+        static final Pattern HOST_NAME = Pattern.compile(LABEL + "(\\." + LABEL + ")*");
+    }
 
     private final String text;
 
@@ -60,21 +64,21 @@ public abstract sealed class HostPattern {
         if (looksLikeAddress(text)) {
             return new Cidr(text, literal(text, text), -1);
         }
-        if (!text.matches(LABEL + "(\\." + LABEL + ")*")) {
+        if (!Names.HOST_NAME.matcher(text).matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a host name, address, CIDR block or wildcard");
         }
         return text.contains("*") || text.contains("?") ? new Wildcard(text) : new Name(text);
     }
 
     private static HostPattern cidr(String text, int slash) {
-        InetAddress network = literal(text.substring(0, slash), text);
+        byte[] network = literal(text.substring(0, slash), text);
         int bits;
         try {
             bits = Integer.parseInt(text.substring(slash + 1));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("'" + text + "': the prefix length after '/' is not a number");
         }
-        int max = network.getAddress().length * 8;
+        int max = network.length * 8;
         if (bits < 0 || bits > max) {
             throw new IllegalArgumentException("'" + text + "': prefix length must be 0 to " + max);
         }
@@ -82,21 +86,25 @@ public abstract sealed class HostPattern {
     }
 
     private static boolean looksLikeAddress(String text) {
-        return text.contains(":") || text.matches("[0-9.]+");
+        if (text.contains(":")) {
+            return true;
+        }
+        for (int i = 0; i < text.length(); i++) { // [0-9.]+
+            char c = text.charAt(i);
+            if (c != '.' && (c < '0' || c > '9')) {
+                return false;
+            }
+        }
+        return !text.isEmpty();
     }
 
-    /** An IP literal, never a DNS lookup. */
-    private static InetAddress literal(String address, String whole) {
-        boolean v4 = address.matches("\\d{1,3}(\\.\\d{1,3}){3}");
-        boolean v6 = address.contains(":") && address.matches("[0-9A-Fa-f:.]+");
-        if (!v4 && !v6) {
+    /** An IP literal's bytes, never a DNS lookup. */
+    private static byte[] literal(String address, String whole) {
+        byte[] bytes = IpLiteral.parse(address);
+        if (bytes == null) {
             throw new IllegalArgumentException("'" + whole + "': '" + address + "' is not an IPv4 or IPv6 address");
         }
-        try {
-            return InetAddress.getByName(address);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("'" + whole + "': '" + address + "' is not an IPv4 or IPv6 address");
-        }
+        return bytes;
     }
 
     static final class Local extends HostPattern {
@@ -152,9 +160,9 @@ public abstract sealed class HostPattern {
         private final int bits;
 
         /** {@code bits} -1: exactly this address. */
-        Cidr(String text, InetAddress network, int bits) {
+        Cidr(String text, byte[] network, int bits) {
             super(text);
-            this.network = network.getAddress();
+            this.network = network;
             this.bits = bits < 0 ? this.network.length * 8 : bits;
         }
 

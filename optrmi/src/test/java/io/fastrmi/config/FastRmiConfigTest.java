@@ -77,6 +77,24 @@ class FastRmiConfigTest {
         assertEquals(config.defaults(), outside);
     }
 
+    /** The README's example, as make startup reads it: a file on disk, read as the agent reads it. */
+    @Test
+    void theReadmesExampleConfigIsReadFromItsFile() throws Exception {
+        FastRmiConfig config = FastRmiConfig.load(Path.of("..", "scripts", "fastrmi-example.conf"));
+        assertEquals(2, config.hosts().size());
+        assertEquals(List.of("ucx:shm", "tcp"), names(config.allTransports()));
+        assertTrue(config.policyFor("node07.cluster.example", null).optimize());
+        assertTrue(config.policyFor(null, InetAddress.getByName("fd00:1::7")).optimize());
+        assertFalse(config.policyFor("elsewhere.example", InetAddress.getByName("192.0.2.1")).optimize());
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsAClearError(@TempDir Path dir) throws Exception {
+        Path file = Files.write(dir.resolve("latin1.conf"), new byte[] {'#', ' ', (byte) 0xe9, '\n'});
+        ConfigException e = assertThrows(ConfigException.class, () -> FastRmiConfig.load(file));
+        assertTrue(e.getMessage().contains("cannot read the config file"), e.getMessage());
+    }
+
     @Test
     void builtInDefaultsKeepThisHostInsideAndEveryOtherOutside() throws Exception {
         FastRmiConfig config = FastRmiConfig.builtIn();

@@ -71,7 +71,20 @@ class LeanRmiIT {
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(ints = {25, 17})
     void everyShapeOfTheCorpusCrossesAsOnTheJdk(int feature) throws Exception {
-        Run run = run(Jdk.of(feature), "corpus-" + feature, true, s -> s, c -> c);
+        assertEveryShapeCrossedLean(run(Jdk.of(feature), "corpus-" + feature, true, s -> s, c -> c));
+    }
+
+    /**
+     * JVMs that serialize before they use RMI: the agent leaves java.io's classes as they loaded (no
+     * Byte Buddy for a JVM that only serializes) and weaves them when RMI loads its first class.
+     */
+    @Test
+    void serializationBeforeRmiIsWovenWhenRmiStarts() throws Exception {
+        String first = "-Dlean.it.serializeFirst=true";
+        assertEveryShapeCrossedLean(run(Jdk.of(25), "serialize-first", true, s -> s.jvmArgs(first), c -> c.jvmArgs(first)));
+    }
+
+    private static void assertEveryShapeCrossedLean(Run run) {
         List<String> shapes = run.client().stream().filter(l -> l.startsWith("SHAPE ")).collect(Collectors.toList());
         assertEquals(Corpus.shapes().size(), shapes.size(), run.client()::toString);
         assertTrue(shapes.stream().allMatch(l -> l.endsWith(": same")), () -> String.join("\n", shapes));

@@ -55,6 +55,10 @@ public final class LeanEchoMain {
     }
 
     public static void main(String[] args) throws Exception {
+        if (Boolean.getBoolean("lean.it.serializeFirst")) {
+            // Serialization before RMI: the agent leaves java.io as it is until RMI's first class.
+            Corpus.jdkRoundTrip(new Corpus.Point(3, 4));
+        }
         if (args[0].equals("server")) {
             serve();
         } else {

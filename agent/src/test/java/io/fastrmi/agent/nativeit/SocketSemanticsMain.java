@@ -52,8 +52,15 @@ public final class SocketSemanticsMain {
 
     public static void main(String[] args) throws Exception {
         // java.net's own sockets for scope = jvm (FastRMI is under every socket of the JVM), else RMI's.
-        RMISocketFactory factory = args[0].endsWith("-jvm") ? new JavaNetSockets()
-                : FastRmiSocketFactory.choose(RMISocketFactory.getDefaultSocketFactory());
+        RMISocketFactory factory;
+        if (args[0].endsWith("-jvm")) {
+            factory = new JavaNetSockets();
+        } else {
+            // FastRMI starts when RMI loads its first class; the sockets here come from RMI's factory
+            // without a remote call, so RMI's endpoint class is loaded first, as any RMI use would.
+            Class.forName("sun.rmi.transport.tcp.TCPEndpoint");
+            factory = FastRmiSocketFactory.choose(RMISocketFactory.getDefaultSocketFactory());
+        }
         if (args[0].startsWith("server")) {
             serve(factory);
         } else {

@@ -1,0 +1,72 @@
+package io.fastrmi.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastrmi.agent.nativeit.StartupMain;
+import io.fastrmi.testkit.Jdk;
+import io.fastrmi.testkit.JvmLauncher;
+import io.fastrmi.testkit.ManagedJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What the agent costs a JVM that never uses RMI, told by the classes it loads (timing is measured
+ * by {@code make startup}, never asserted): premain reads the config and registers its transformer,
+ * and FastRMI's runtime, Byte Buddy and the record and lambda machinery of java.lang.invoke wait
+ * for RMI's first class. A JVM that serializes without RMI pays no more. A JVM that uses RMI shows
+ * that the same class names are the ones that do load, so that the absences mean something.
+ */
+class StartupIT {
+
+    /** Loaded only once FastRMI's runtime starts, or Byte Buddy does. */
+    private static final List<String> RUNTIME = List.of("io.fastrmi.fastsockets.handshake.Installation ",
+            "io.fastrmi.fastsockets.transport.NativeTransports ", "io.fastrmi.agent.shaded.bytebuddy.");
+
+    @ParameterizedTest(name = "JDK {0}, {1}")
+    @CsvSource({"25, hello", "25, serialize", "17, hello", "17, serialize"})
+    void aJvmWithoutRmiLoadsNeitherTheRuntimeNorByteBuddy(int feature, String life) throws Exception {
+        List<String> classes = classesLoaded(feature, life);
+        assertTrue(classes.stream().anyMatch(c -> c.startsWith("io.fastrmi.agent.RmiInstrumentation ")),
+                "premain registered the transformer");
+        assertTrue(classes.stream().anyMatch(c -> c.startsWith("io.fastrmi.config.FastRmiConfig ")), "premain read the config");
+        for (String runtime : RUNTIME) {
+            assertEquals(List.of(), matching(classes, runtime), "loaded without RMI");
+        }
+        // A record's generated equals/hashCode or a lambda in premain's code costs milliseconds of java.lang.invoke.
+        assertEquals(List.of(), matching(classes, "java.lang.runtime.ObjectMethods "), "a record's generated methods ran in premain");
+        assertEquals(List.of(), classes.stream().filter(c -> c.startsWith("io.fastrmi.") && c.contains("$$Lambda"))
+                .collect(Collectors.toList()), "a lambda of FastRMI's ran in premain");
+    }
+
+    @ParameterizedTest(name = "JDK {0}")
+    @CsvSource({"25", "17"})
+    void rmiStartsTheRuntime(int feature) throws Exception {
+        List<String> classes = classesLoaded(feature, "rmi");
+        for (String runtime : RUNTIME) {
+            assertTrue(!matching(classes, runtime).isEmpty(), runtime + "was not loaded by a JVM using RMI");
+        }
+    }
+
+    private static List<String> matching(List<String> classes, String prefix) {
+        return classes.stream().filter(c -> c.startsWith(prefix)).collect(Collectors.toList());
+    }
+
+    /** The classes a JVM with the agent loaded in its life, each as "NAME source: ..." from -Xlog:class+load. */
+    private static List<String> classesLoaded(int feature, String life) throws Exception {
+        Path log = ItSupport.directory("startup-" + feature + "-" + life).resolve("classes.log");
+        Files.deleteIfExists(log);
+        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name(life).agent(ItSupport.agentJar())
+                .jvmArgs("-Xlog:class+load=info:file=" + log + ":none")
+                .classpathOf(StartupMain.class).main(StartupMain.class).args(life).start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
+            assertTrue(jvm.output().contains("DONE"), jvm.output()::toString);
+        }
+        return Files.readAllLines(log);
+    }
+}
