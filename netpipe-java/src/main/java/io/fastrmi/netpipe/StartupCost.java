@@ -3,17 +3,28 @@ package io.fastrmi.netpipe;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 
 /**
  * What the agent adds to JVM start-up: a JVM that prints one line and exits, started N times without
- * and N times with the agent, alternating so that drift on a shared machine hits both the same;
- * prints the median wall time (process start to exit) of each and the difference. With
+ * an agent, N times with an empty one and N times with FastRMI's, in turn so that drift on a shared
+ * machine hits all three the same; prints the median wall time (process start to exit) of each, what
+ * FastRMI's agent adds, and what it adds beyond the empty agent (the JVM's own cost of any
+ * {@code -javaagent}, which FastRMI cannot change). With
  * {@code --config FILE} the agent reads that config (a user's job has one), else its built-in one.
  *
  * <p>Usage: {@code StartupCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N]}
@@ -21,6 +32,16 @@ import java.util.Locale;
 public final class StartupCost {
 
     private StartupCost() {
+    }
+
+    /** An agent that does nothing: what any {@code -javaagent} costs. */
+    public static final class EmptyAgent {
+        private EmptyAgent() {
+        }
+
+        public static void premain(String argument, Instrumentation inst) {
+            // nothing: the JVM's own work for an agent is what is measured
+        }
     }
 
     /** The JVM measured: it does nothing but print. */
@@ -54,20 +75,49 @@ public final class StartupCost {
         }
         System.out.printf(Locale.ROOT, "JVM start-up to exit, median of %d runs each, alternating (ms); agent config: %s%n", runs,
                 config == null ? "built-in" : config);
-        System.out.printf(Locale.ROOT, "%-14s %10s %10s %10s%n", "JDK", "stock", "agent", "added");
+        Path empty = emptyAgentJar();
+        System.out.printf(Locale.ROOT, "%-14s %10s %12s %10s %10s %14s%n", "JDK", "stock", "empty agent", "agent", "added",
+                "beyond empty");
         for (Jdk jdk : jdks) {
             double[] stock = new double[runs];
+            double[] withEmpty = new double[runs];
             double[] withAgent = new double[runs];
             startMillis(jdk, null, null);
+            startMillis(jdk, empty, null);
             startMillis(jdk, agent, config);
             for (int i = 0; i < runs; i++) {
                 stock[i] = startMillis(jdk, null, null);
+                withEmpty[i] = startMillis(jdk, empty, null);
                 withAgent[i] = startMillis(jdk, agent, config);
             }
             double stockMedian = median(stock);
+            double emptyMedian = median(withEmpty);
             double agentMedian = median(withAgent);
-            System.out.printf(Locale.ROOT, "%-14s %10.1f %10.1f %10.1f%n", jdk.version(), stockMedian, agentMedian,
-                    agentMedian - stockMedian);
+            System.out.printf(Locale.ROOT, "%-14s %10.1f %12.1f %10.1f %10.1f %14.1f%n", jdk.version(), stockMedian,
+                    emptyMedian, agentMedian, agentMedian - stockMedian, agentMedian - emptyMedian);
+        }
+    }
+
+    /** A jar holding {@link EmptyAgent} as its premain class, in a temporary folder removed at exit. */
+    private static Path emptyAgentJar() {
+        try {
+            Path dir = Files.createTempDirectory("startup-cost-");
+            Path jar = dir.resolve("empty-agent.jar");
+            Manifest manifest = new Manifest();
+            manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+            manifest.getMainAttributes().putValue("Premain-Class", EmptyAgent.class.getName());
+            String entry = EmptyAgent.class.getName().replace('.', '/') + ".class";
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+                    InputStream in = EmptyAgent.class.getClassLoader().getResourceAsStream(entry)) {
+                out.putNextEntry(new JarEntry(entry));
+                in.transferTo(out);
+                out.closeEntry();
+            }
+            jar.toFile().deleteOnExit();
+            dir.toFile().deleteOnExit();
+            return jar;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the empty agent's jar", e);
         }
     }
 
