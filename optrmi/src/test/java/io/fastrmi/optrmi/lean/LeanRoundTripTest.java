@@ -44,6 +44,39 @@ class LeanRoundTripTest {
         assertArrayEquals(LeanPipe.jdkBytes(jdk), LeanPipe.jdkBytes(lean), shape.name());
     }
 
+    /** Primitive arrays cross in bulk: every element comes back, of each type, small and large (70,000). */
+    @Test
+    void largePrimitiveArraysComeBackWhole() throws Exception {
+        java.util.Random random = new java.util.Random(1126);
+        for (int length : new int[] {127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 70_000}) {
+            byte[] bytes = new byte[length];
+            random.nextBytes(bytes);
+            boolean[] booleans = new boolean[length];
+            char[] chars = new char[length];
+            short[] shorts = new short[length];
+            int[] ints = random.ints(length).toArray();
+            long[] longs = random.longs(length).toArray();
+            float[] floats = new float[length];
+            double[] doubles = random.doubles(length).toArray();
+            for (int i = 0; i < length; i++) {
+                booleans[i] = random.nextBoolean();
+                chars[i] = (char) random.nextInt();
+                shorts[i] = (short) random.nextInt();
+                floats[i] = random.nextFloat() - 0.5f;
+            }
+            Object[] back = (Object[]) LeanPipe.leanRoundTrip(
+                    new Object[] {bytes, booleans, chars, shorts, ints, longs, floats, doubles});
+            assertArrayEquals(bytes, (byte[]) back[0], "byte[" + length + "]");
+            assertArrayEquals(booleans, (boolean[]) back[1], "boolean[" + length + "]");
+            assertArrayEquals(chars, (char[]) back[2], "char[" + length + "]");
+            assertArrayEquals(shorts, (short[]) back[3], "short[" + length + "]");
+            assertArrayEquals(ints, (int[]) back[4], "int[" + length + "]");
+            assertArrayEquals(longs, (long[]) back[5], "long[" + length + "]");
+            assertArrayEquals(floats, (float[]) back[6], "float[" + length + "]");
+            assertArrayEquals(doubles, (double[]) back[7], "double[" + length + "]");
+        }
+    }
+
     @Test
     void everyShapeInOneConnectionThreeTimesOver() throws Exception {
         List<Corpus.Shape> shapes = Corpus.shapes();
