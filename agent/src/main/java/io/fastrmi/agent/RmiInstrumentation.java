@@ -52,6 +52,10 @@ final class RmiInstrumentation implements ClassFileTransformer {
     /**
      * Registers the transformer and retransforms targets that are already loaded (when attached
      * late, or RMI used before premain). The rest waits for RMI's first class (see {@link #weaver}).
+     * Where RMI has loaded a target already, the weaver is made first, here: made inside this
+     * retransformation it would ask for a second one of the serialization classes while this one
+     * holds them (the JVM redefines a class for one caller at a time: a deadlock). Serialization
+     * classes without RMI are only noted, to be woven when RMI comes.
      */
     static void install(Instrumentation inst, FastRmiConfig config, Path agentJar) throws UnmodifiableClassException {
         Module rmi = ModuleLayer.boot().findModule("java.rmi").orElse(null);
@@ -62,13 +66,22 @@ final class RmiInstrumentation implements ClassFileTransformer {
         RmiInstrumentation transformer = new RmiInstrumentation(inst, rmi, config, agentJar);
         inst.addTransformer(transformer, true);
         List<Class<?>> loaded = new ArrayList<>();
+        boolean rmiStarted = false;
         for (Class<?> type : inst.getAllLoadedClasses()) {
             if (mayBeTarget(type, rmi) && TARGETS.contains(type.getName().replace('.', '/'))) {
                 loaded.add(type);
+                rmiStarted |= type.getModule() == rmi;
             }
         }
-        if (!loaded.isEmpty()) {
+        if (rmiStarted) {
+            transformer.weaver();
             inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+        } else {
+            synchronized (transformer) {
+                for (Class<?> type : loaded) {
+                    transformer.leftForRmi.add(type.getName().replace('.', '/'));
+                }
+            }
         }
     }
 

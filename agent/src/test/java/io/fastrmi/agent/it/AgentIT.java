@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.tools.attach.VirtualMachine;
+import io.fastrmi.agent.nativeit.StartupMain;
 import io.fastrmi.testkit.Jdk;
+import io.fastrmi.testkit.JvmLauncher;
+import io.fastrmi.testkit.ManagedJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -63,6 +66,32 @@ class AgentIT {
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
         List<RecordedEvent> events = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
         SampleAppIT.assertCalls(events, "server", SampleAppIT.SERVICE_METHODS, "lookup", false);
+    }
+
+    /**
+     * agentmain into a JVM that has used RMI and serialization: RMI's classes and the serialization
+     * classes are retransformed together, the weaver made before (made inside that retransformation
+     * it would wait on it forever). The JVM goes on and serializes through the woven classes.
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {17, 25})
+    void attachingAfterRmiAndSerializationWeavesThemTogether(int feature) throws Exception {
+        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name("attach-serialized-" + feature)
+                .classpathOf(StartupMain.class).main(StartupMain.class)
+                .args("rmi-and-serialize").timeLimit(Duration.ofMinutes(2)).start()) {
+            jvm.awaitLine(Pattern.compile("^READY$"), Duration.ofSeconds(60));
+            VirtualMachine vm = VirtualMachine.attach(String.valueOf(jvm.pid()));
+            try {
+                vm.loadAgent(ItSupport.agentJar().toString());
+            } finally {
+                vm.detach();
+            }
+            jvm.awaitLine(Pattern.compile("FastRMI .* \\(attached\\) on JDK " + feature), Duration.ofSeconds(30));
+            jvm.send("go");
+            assertEquals(0, jvm.awaitExit(Duration.ofSeconds(60)), () -> String.join("\n", jvm.output()));
+            assertEquals(2, jvm.output().stream().filter(l -> l.equals("read a string")).count(), jvm.output()::toString);
+            assertTrue(jvm.output().stream().noneMatch(l -> l.contains("cannot instrument")), jvm.output()::toString);
+        }
     }
 
     /** A bad agent argument switches FastRMI off, loudly; the application runs as plain RMI. */

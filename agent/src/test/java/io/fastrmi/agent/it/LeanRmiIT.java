@@ -78,10 +78,12 @@ class LeanRmiIT {
      * JVMs that serialize before they use RMI: the agent leaves java.io's classes as they loaded (no
      * Byte Buddy for a JVM that only serializes) and weaves them when RMI loads its first class.
      */
-    @Test
-    void serializationBeforeRmiIsWovenWhenRmiStarts() throws Exception {
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {25, 17})
+    void serializationBeforeRmiIsWovenWhenRmiStarts(int feature) throws Exception {
         String first = "-Dlean.it.serializeFirst=true";
-        assertEveryShapeCrossedLean(run(Jdk.of(25), "serialize-first", true, s -> s.jvmArgs(first), c -> c.jvmArgs(first)));
+        assertEveryShapeCrossedLean(run(Jdk.of(feature), "serialize-first-" + feature, true, s -> s.jvmArgs(first),
+                c -> c.jvmArgs(first)));
     }
 
     private static void assertEveryShapeCrossedLean(Run run) {
