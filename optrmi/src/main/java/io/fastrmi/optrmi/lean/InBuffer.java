@@ -35,6 +35,8 @@ final class InBuffer {
     private boolean lastFrameLoaded;
     private boolean started;
     private long limit = Long.MAX_VALUE;
+    /** buf[pos, fastEnd) may be read with no frame to load and no limit crossed: min(end, limit - base). */
+    private int fastEnd;
     private final DescriptorReader descriptorReader;
     private boolean framingBroken;
 
@@ -57,6 +59,7 @@ final class InBuffer {
         this.end = frame.length;
         this.lastFrameLoaded = true;
         this.started = true;
+        this.fastEnd = end;
     }
 
     /** Bytes read from this direction so far (for serial filters' stream size). */
@@ -71,6 +74,11 @@ final class InBuffer {
     /** Reads may not go past {@code newLimit} (a stream offset) until it is set back. */
     void setLimit(long newLimit) {
         limit = newLimit;
+        updateFastEnd();
+    }
+
+    private void updateFastEnd() {
+        fastEnd = (int) Math.max(0, Math.min(end, limit - base));
     }
 
     /** Bytes readable now without waiting: the rest of the loaded frames, within the limit. */
@@ -326,11 +334,13 @@ final class InBuffer {
             while (!lastFrameLoaded) {
                 base += end;
                 pos = end = 0;
+                updateFastEnd();
                 loadFrame();
             }
         }
         base += end;
         pos = end = 0;
+        updateFastEnd();
         lastFrameLoaded = false;
         started = false;
         if (buf.length > KEPT_CAPACITY) {
@@ -340,6 +350,13 @@ final class InBuffer {
 
     /** Ensures n contiguous readable bytes (n small), loading frames as needed. */
     private void need(int n) throws IOException {
+        if (n <= fastEnd - pos) { // one compare on every read: the rest stays out of line
+            return;
+        }
+        needSlowly(n);
+    }
+
+    private void needSlowly(int n) throws IOException {
         if (end - pos >= n && position() + n <= limit) {
             return;
         }
@@ -383,6 +400,7 @@ final class InBuffer {
                 base += pos;
                 end -= pos;
                 pos = 0;
+                updateFastEnd();
             }
             int remaining = length;
             while (remaining > 0) {
@@ -397,6 +415,7 @@ final class InBuffer {
                 end += n;
                 remaining -= n;
             }
+            updateFastEnd();
             lastFrameLoaded = (header & LeanFormat.LAST_FRAME) != 0;
         } catch (IOException | RuntimeException e) {
             // Frames or descriptors that do not parse: no later byte of this direction can be trusted.
