@@ -15,8 +15,6 @@ import java.util.Set;
 /** The part of start-up that uses FastRMI's runtime classes: called once they are on the boot class path. */
 final class Startup {
 
-    private static boolean runtimeStarted;
-
     private Startup() {
     }
 
@@ -60,13 +58,12 @@ final class Startup {
      * JDK lacks what it needs.
      */
     static synchronized void startRuntime(FastRmiConfig config, Path agentJar) {
-        if (runtimeStarted) {
+        if (Installation.installed()) {
             return;
         }
         Installation.install(config);
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
                 config.waitMode());
         RmiPatch.carriedBy(agentJar);
-        runtimeStarted = true;
     }
 }

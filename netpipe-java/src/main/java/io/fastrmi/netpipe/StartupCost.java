@@ -73,7 +73,7 @@ public final class StartupCost {
         if (jdks.isEmpty()) {
             jdks.add(Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow());
         }
-        System.out.printf(Locale.ROOT, "JVM start-up to exit, median of %d runs each, alternating (ms); agent config: %s%n", runs,
+        System.out.printf(Locale.ROOT, "JVM start-up to exit, median of %d runs each, in turn (ms); agent config: %s%n", runs,
                 config == null ? "built-in" : config);
         Path empty = emptyAgentJar();
         System.out.printf(Locale.ROOT, "%-14s %10s %12s %10s %10s %14s%n", "JDK", "stock", "empty agent", "agent", "added",

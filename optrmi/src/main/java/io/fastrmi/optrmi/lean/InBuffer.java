@@ -357,9 +357,6 @@ final class InBuffer {
     }
 
     private void needSlowly(int n) throws IOException {
-        if (end - pos >= n && position() + n <= limit) {
-            return;
-        }
         if (position() + n > limit) {
             throw new EOFException("lean stream: read past the end of a writeObject's or writeExternal's data");
         }
