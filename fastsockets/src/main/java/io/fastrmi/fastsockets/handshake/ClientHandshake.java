@@ -17,6 +17,7 @@ public final class ClientHandshake {
     public static final String OUTSIDE = "server host is outside per the client's config";
     static final String NACK = "no FastRMI agent on the server (ProtocolNack)";
     static final String CLOSED = "the server closed the connection on the FastRMI offer";
+    public static final String RESET_ON_OFFER = "the connection reset during the FastRMI offer";
 
     private ClientHandshake() {
     }
@@ -74,7 +75,7 @@ public final class ClientHandshake {
         } catch (IOException e) {
             // nothing left to read: no Nack came
         }
-        return new Outcome(null, "the connection reset during the FastRMI offer: " + reset.getMessage(), false);
+        return new Outcome(null, RESET_ON_OFFER + ": " + reset.getMessage(), false);
     }
 
     /** Sends {@code offer} on {@code socket} and reads the answer; a standard server's refusal is plain, not an error. */
