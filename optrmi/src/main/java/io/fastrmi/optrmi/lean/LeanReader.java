@@ -521,41 +521,79 @@ public final class LeanReader {
         if (count == 0) {
             return;
         }
-        Object[] values = scratch.at(depth, count);
-        boolean[] unshared = slot.objectUnshared;
         depth++;
         try {
-            for (int i = 0; i < count; i++) {
-                values[i] = readValue(unshared[i]);
+            if (offsets != null && count <= LeanWriter.FEW_FIELDS) {
+                readFewObjectFields(obj, slot, offsets, count);
+                return;
             }
-            if (offsets != null) {
-                setObjectsDirectly(obj, slot, offsets, values);
-            } else {
-                JdkSerialClasses.setObjValues(slot.desc, obj, values);
+            Object[] values = scratch.at(depth - 1, count);
+            boolean[] unshared = slot.objectUnshared;
+            try {
+                for (int i = 0; i < count; i++) {
+                    values[i] = readValue(unshared[i]);
+                }
+                if (offsets != null) {
+                    setObjectsDirectly(obj, slot, offsets, values);
+                } else {
+                    JdkSerialClasses.setObjValues(slot.desc, obj, values);
+                }
+            } finally {
+                java.util.Arrays.fill(values, 0, count, null);
             }
         } catch (ClassCastException e) {
             throw new InvalidObjectException("lean stream: a field of " + slot.desc.getName() + " got a value of the wrong type: " + e.getMessage());
         } finally {
             depth--;
-            java.util.Arrays.fill(values, 0, count, null);
+        }
+    }
+
+    /**
+     * Up to {@link LeanWriter#FEW_FIELDS} object fields, read into locals rather than the scratch (a
+     * store into a long-lived array costs a GC write barrier per value); set as the others are.
+     */
+    private void readFewObjectFields(Object obj, LeanClass.Slot slot, long[] offsets, int count)
+            throws IOException, ClassNotFoundException {
+        boolean[] unshared = slot.objectUnshared;
+        Object v0 = readValue(unshared[0]);
+        Object v1 = count > 1 ? readValue(unshared[1]) : null;
+        Object v2 = count > 2 ? readValue(unshared[2]) : null;
+        Object v3 = count > 3 ? readValue(unshared[3]) : null;
+        checkFieldValue(slot, 0, v0); // the values past count are null, and pass
+        checkFieldValue(slot, 1, v1);
+        checkFieldValue(slot, 2, v2);
+        checkFieldValue(slot, 3, v3);
+        int first = slot.primCodes.length;
+        DirectFields.putReference(obj, offsets[first], v0);
+        if (count > 1) {
+            DirectFields.putReference(obj, offsets[first + 1], v1);
+        }
+        if (count > 2) {
+            DirectFields.putReference(obj, offsets[first + 2], v2);
+        }
+        if (count > 3) {
+            DirectFields.putReference(obj, offsets[first + 3], v3);
         }
     }
 
     /** Every value is checked against its field's type before any is set, as the JDK's field reflector does. */
     static void setObjectsDirectly(Object obj, LeanClass.Slot slot, long[] offsets, Object[] values) {
-        Class<?>[] types = slot.objectTypes;
-        int count = types.length;
+        int count = slot.objectTypes.length;
         for (int i = 0; i < count; i++) {
-            Object value = values[i];
-            if (value != null && !types[i].isInstance(value)) {
-                ObjectStreamField field = slot.fields[slot.primCodes.length + i];
-                throw new ClassCastException("cannot assign instance of " + value.getClass().getName() + " to field "
-                        + slot.desc.getName() + "." + field.getName() + " of type " + types[i].getName());
-            }
+            checkFieldValue(slot, i, values[i]);
         }
         int prims = slot.primCodes.length;
         for (int i = 0; i < count; i++) {
             DirectFields.putReference(obj, offsets[prims + i], values[i]);
+        }
+    }
+
+    /** Throws the JDK's ClassCastException when {@code value} cannot be the {@code i}th object field's. */
+    private static void checkFieldValue(LeanClass.Slot slot, int i, Object value) {
+        if (value != null && !slot.objectTypes[i].isInstance(value)) {
+            ObjectStreamField field = slot.fields[slot.primCodes.length + i];
+            throw new ClassCastException("cannot assign instance of " + value.getClass().getName() + " to field "
+                    + slot.desc.getName() + "." + field.getName() + " of type " + slot.objectTypes[i].getName());
         }
     }
 

@@ -32,6 +32,9 @@ public final class LeanWriter {
         String annotation(Class<?> type);
     }
 
+    /** Up to this many object fields of a class are held in locals while written. */
+    static final int FEW_FIELDS = 4;
+
     private final OutBuffer out;
     private final Replacer replacer;
     private final Annotator annotator;
@@ -459,6 +462,10 @@ public final class LeanWriter {
         if (count == 0) {
             return;
         }
+        if (offsets != null && count <= FEW_FIELDS) {
+            writeFewObjectFields(obj, slot, offsets, count);
+            return;
+        }
         Object[] values = scratch.at(depth, count);
         boolean[] unshared = slot.objectUnshared;
         int i = 0;
@@ -482,6 +489,30 @@ public final class LeanWriter {
                 java.util.Arrays.fill(values, i, count, null);
             }
             depth--;
+        }
+    }
+
+    /**
+     * Up to {@link #FEW_FIELDS} object fields, all taken before any is written (as the JDK takes them:
+     * a nested object's hook may change a field meanwhile), held in locals rather than the scratch:
+     * a store into a long-lived array costs a GC write barrier per value.
+     */
+    private void writeFewObjectFields(Object obj, LeanClass.Slot slot, long[] offsets, int count) throws IOException {
+        int first = slot.primCodes.length;
+        Object v0 = DirectFields.getReference(obj, offsets[first]);
+        Object v1 = count > 1 ? DirectFields.getReference(obj, offsets[first + 1]) : null;
+        Object v2 = count > 2 ? DirectFields.getReference(obj, offsets[first + 2]) : null;
+        Object v3 = count > 3 ? DirectFields.getReference(obj, offsets[first + 3]) : null;
+        boolean[] unshared = slot.objectUnshared;
+        writeValue(v0, unshared[0]);
+        if (count > 1) {
+            writeValue(v1, unshared[1]);
+        }
+        if (count > 2) {
+            writeValue(v2, unshared[2]);
+        }
+        if (count > 3) {
+            writeValue(v3, unshared[3]);
         }
     }
 

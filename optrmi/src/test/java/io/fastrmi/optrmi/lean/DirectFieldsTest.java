@@ -132,6 +132,54 @@ class DirectFieldsTest {
         assertEquals("n", holder.name);
     }
 
+    /** Five object fields: more than the reader holds in locals, so its scratch array is used. */
+    static final class Wide implements Serializable {
+        private static final long serialVersionUID = 1L;
+        Integer a;
+        String b;
+        String c;
+        String d;
+        String e;
+    }
+
+    /**
+     * Off the wire, through the reader: a back reference to a String where an Integer field's value
+     * goes is refused by name, whether the class's fields are held in locals (Holder: two) or in
+     * the scratch (Wide: five), read directly or the JDK's way.
+     */
+    @Test
+    void aValueOfTheWrongTypeOffTheWireIsRefusedByName() throws Exception {
+        Integer five = 5;
+        Holder holder = new Holder();
+        holder.count = five;
+        Wide wide = new Wide();
+        wide.a = five;
+        for (Object target : List.of(holder, wide)) {
+            // "s" gets handle 1, five handle 2; the target's first field (count, a) refers to handle 2.
+            byte[] wire = write(new Object[] {"s", five, target}, true);
+            int ref = lastBackReference(wire, 2);
+            wire[ref + 1] = 1; // now the String's handle
+            String field = target == holder ? "Holder.count" : "Wide.a";
+            for (boolean direct : new boolean[] {true, false}) {
+                java.io.InvalidObjectException e = assertThrows(java.io.InvalidObjectException.class,
+                        () -> read(wire, direct), field + ", direct " + direct);
+                assertTrue(e.getMessage().contains("wrong type") && e.getMessage().contains(field)
+                        && e.getMessage().contains("java.lang.String"), e.getMessage());
+            }
+            assertEquals(five, ((Object[]) read(write(new Object[] {"s", five, target}, true), true))[1], "the bytes unchanged read back");
+        }
+    }
+
+    /** Where the last back reference to {@code handle} (REF, then the handle as a one-byte varint) begins. */
+    private static int lastBackReference(byte[] wire, int handle) {
+        for (int i = wire.length - 2; i >= 0; i--) {
+            if (wire[i] == LeanFormat.REF && wire[i + 1] == handle) {
+                return i;
+            }
+        }
+        throw new AssertionError("no back reference to " + handle);
+    }
+
     private static LeanClass.Slot lastSlot(Class<?> type) {
         LeanClass.Slot[] slots = LeanClass.of(type).slots;
         return slots[slots.length - 1];
