@@ -38,12 +38,15 @@ final class DirectFields {
     private static final MethodHandle PUT_FLOAT;
     private static final MethodHandle PUT_DOUBLE;
     private static final MethodHandle PUT_REFERENCE;
+    /** Where a String keeps its coder (0: one byte per char), or -1 where that cannot be read. */
+    private static final long STRING_CODER;
     /** Why fields are not reached directly in this JVM, or null when they are. */
     private static final String UNAVAILABLE;
 
     static {
         MethodHandle[] h = new MethodHandle[19];
         String unavailable = null;
+        long stringCoder = -1;
         try {
             Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
             MethodHandles.Lookup lookup = MethodHandles.lookup();
@@ -59,9 +62,11 @@ final class DirectFields {
                 h[10 + i] = lookup.findVirtual(unsafeClass, "put" + names[i],
                         MethodType.methodType(void.class, Object.class, long.class, types[i])).bindTo(unsafe);
             }
+            stringCoder = stringCoderOffset(lookup, unsafeClass, unsafe, h[2]);
         } catch (Throwable e) {
             unavailable = "jdk.internal.misc.Unsafe is not exported to FastRMI (" + e + ")";
         }
+        STRING_CODER = stringCoder;
         OFFSET = h[0];
         GET_BOOLEAN = h[1];
         GET_BYTE = h[2];
@@ -85,6 +90,37 @@ final class DirectFields {
     }
 
     private DirectFields() {
+    }
+
+    /** String's byte field {@code coder}, as java.lang.String has had it since JDK 9; -1 if it is not there. */
+    private static long stringCoderOffset(MethodHandles.Lookup lookup, Class<?> unsafeClass, Object unsafe,
+            MethodHandle getByte) {
+        try {
+            MethodHandle offset = lookup.findVirtual(unsafeClass, "objectFieldOffset",
+                    MethodType.methodType(long.class, Class.class, String.class));
+            long at = (long) offset.invoke(unsafe, String.class, "coder");
+            // Checked, not assumed: a one-byte string reads 0 there, a two-byte one 1.
+            boolean oneByte = (byte) getByte.invoke((Object) "a", at) == 0;
+            boolean twoBytes = (byte) getByte.invoke((Object) "\u0100", at) == 1;
+            return oneByte && twoBytes ? at : -1;
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
+    /**
+     * True when {@code s} is known to hold one byte per char (its coder says Latin-1), so its chars
+     * can be copied as bytes without looking at each; false when that is not known.
+     */
+    static boolean isLatin1(String s) {
+        if (STRING_CODER < 0) {
+            return false;
+        }
+        try {
+            return (byte) GET_BYTE.invokeExact((Object) s, STRING_CODER) == 0;
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
     }
 
     static String unavailableReason() {

@@ -143,23 +143,18 @@ final class OutBuffer {
     }
 
     /** Latin-1 when every char fits a byte, else UTF-16 in native order; the count says which. */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): each char's low byte, what Latin-1 is
     void writeString(String s) throws IOException {
         int length = s.length();
-        boolean latin1 = true;
-        for (int i = 0; i < length; i++) {
-            if (s.charAt(i) > 0xFF) {
-                latin1 = false;
-                break;
-            }
-        }
+        boolean latin1 = DirectFields.isLatin1(s) || charsFitOneByte(s);
         writeVarint(length << 1 | (latin1 ? 0 : 1));
         if (latin1) {
             int i = 0;
             while (i < length) {
                 int n = Math.min(length - i, chunkRoom(length - i));
-                for (int end = i + n; i < end; i++) {
-                    buf[pos++] = (byte) s.charAt(i);
-                }
+                s.getBytes(i, i + n, buf, pos);
+                pos += n;
+                i += n;
             }
         } else {
             int i = 0;
@@ -170,6 +165,15 @@ final class OutBuffer {
                 i += n;
             }
         }
+    }
+
+    private static boolean charsFitOneByte(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0xFF) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A primitive array's elements in bulk, native order. */

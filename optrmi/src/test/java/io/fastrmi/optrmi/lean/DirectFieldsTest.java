@@ -2,6 +2,7 @@ package io.fastrmi.optrmi.lean;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -79,6 +80,15 @@ class DirectFieldsTest {
     @Test
     void theJdksUnsafeIsReachableInTheseTests() {
         assertNull(DirectFields.unavailableReason(), "the tests pass --add-exports java.base/jdk.internal.misc");
+    }
+
+    @Test
+    void aStringsCoderTellsOneBytePerCharFromTwo() {
+        assertTrue(DirectFields.isLatin1("plain ascii"));
+        assertTrue(DirectFields.isLatin1("caf\u00e9 \u00ff"), "Latin-1 beyond ASCII");
+        assertTrue(DirectFields.isLatin1(""));
+        assertFalse(DirectFields.isLatin1("\u0100"));
+        assertFalse(DirectFields.isLatin1("ascii then \u20ac"));
     }
 
     @Test
