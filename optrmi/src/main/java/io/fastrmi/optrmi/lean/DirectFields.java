@@ -54,15 +54,16 @@ final class DirectFields {
             Class<?>[] types = {boolean.class, byte.class, char.class, short.class, int.class, long.class, float.class,
                 double.class, Object.class};
             String[] names = {"Boolean", "Byte", "Char", "Short", "Int", "Long", "Float", "Double", "Reference"};
-            h[0] = lookup.findVirtual(unsafeClass, "objectFieldOffset", MethodType.methodType(long.class, Field.class))
-                    .bindTo(unsafe);
+            // By class and name: the Field form refuses records, whose fields are read here too.
+            h[0] = lookup.findVirtual(unsafeClass, "objectFieldOffset",
+                    MethodType.methodType(long.class, Class.class, String.class)).bindTo(unsafe);
             for (int i = 0; i < types.length; i++) {
                 h[1 + i] = lookup.findVirtual(unsafeClass, "get" + names[i],
                         MethodType.methodType(types[i], Object.class, long.class)).bindTo(unsafe);
                 h[10 + i] = lookup.findVirtual(unsafeClass, "put" + names[i],
                         MethodType.methodType(void.class, Object.class, long.class, types[i])).bindTo(unsafe);
             }
-            stringCoder = stringCoderOffset(lookup, unsafeClass, unsafe, h[2]);
+            stringCoder = stringCoderOffset(h[0], h[2]);
         } catch (Throwable e) {
             unavailable = "jdk.internal.misc.Unsafe is not exported to FastRMI (" + e + ")";
         }
@@ -93,12 +94,9 @@ final class DirectFields {
     }
 
     /** String's byte field {@code coder}, as java.lang.String has had it since JDK 9; -1 if it is not there. */
-    private static long stringCoderOffset(MethodHandles.Lookup lookup, Class<?> unsafeClass, Object unsafe,
-            MethodHandle getByte) {
+    private static long stringCoderOffset(MethodHandle offset, MethodHandle getByte) {
         try {
-            MethodHandle offset = lookup.findVirtual(unsafeClass, "objectFieldOffset",
-                    MethodType.methodType(long.class, Class.class, String.class));
-            long at = (long) offset.invoke(unsafe, String.class, "coder");
+            long at = (long) offset.invoke(String.class, "coder");
             // Checked, not assumed: a one-byte string reads 0 there, a two-byte one 1.
             boolean oneByte = (byte) getByte.invoke((Object) "a", at) == 0;
             boolean twoBytes = (byte) getByte.invoke((Object) "\u0100", at) == 1;
@@ -135,7 +133,8 @@ final class DirectFields {
      */
     static long[] offsets(ObjectStreamClass desc, ObjectStreamField[] fields) {
         Class<?> type = desc.forClass();
-        if (UNAVAILABLE != null || type == null || type.isHidden() || type.isRecord()) {
+        // A record's offsets serve only to read its fields: a record is made by its canonical constructor.
+        if (UNAVAILABLE != null || type == null || type.isHidden()) {
             return null;
         }
         long[] offsets = new long[fields.length];
@@ -145,7 +144,7 @@ final class DirectFields {
                 if (field.getType() != fields[i].getType() || Modifier.isStatic(field.getModifiers())) {
                     return null;
                 }
-                offsets[i] = (long) OFFSET.invokeExact(field);
+                offsets[i] = (long) OFFSET.invokeExact(type, field.getName());
             }
         } catch (Throwable e) {
             return null;

@@ -138,7 +138,8 @@ final class LeanClass {
                         : JdkSerialClasses.dataLayout(desc);
                 layout = new Slot[descs.length];
                 for (int i = 0; i < descs.length; i++) {
-                    layout[i] = new Slot(descs[i], kind == LeanFormat.KIND_SERIAL);
+                    // A record's fields are read directly too; it is still made by its canonical constructor.
+                    layout[i] = new Slot(descs[i], kind == LeanFormat.KIND_SERIAL || kind == LeanFormat.KIND_RECORD);
                 }
             } catch (InvalidClassException e) {
                 problem = e;
