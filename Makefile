@@ -11,7 +11,8 @@
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
 #   make fuzz-lean  mutated lean-format streams against the reader, LEAN_FUZZ_INPUTS of them (make test runs 100,000)
 #   make bench-lean the lean format against JDK serialization, Kryo and Fory (JMH, module lean-bench): bytes per
-#                 repeated call, then write+read time of KaRMI's objects and a 3 KB object; LEAN_JMH_ARGS go to JMH
+#                 repeated call, then write+read time of KaRMI's objects and a 3 KB object; LEAN_JMH_ARGS go to JMH;
+#                 then StreamCopyFloor: a float[]'s copies and allocation alone, the floor through byte streams
 #   make churn    CHURN_CLIENTS client JVMs, one after another, to one ofi:shm server (its contexts are retired
 #                 and replaced as they fill: 256 peers each)
 #   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
@@ -93,6 +94,7 @@ test-java: check-jdk native
 bench-lean: java
 	$(BUILD_JDK)/bin/java $(LEAN_BENCH_OPENS) -cp "$(LEAN_BENCH_CP)" io.fastrmi.leanbench.LeanCodecSizes
 	$(BUILD_JDK)/bin/java -cp "$(LEAN_BENCH_CP)" org.openjdk.jmh.Main LeanCodecBench $(LEAN_JMH_ARGS)
+	$(BUILD_JDK)/bin/java -cp "$(LEAN_BENCH_CP)" org.openjdk.jmh.Main StreamCopyFloor
 
 fuzz-lean: check-jdk
 	$(MVN) -pl optrmi test -Dtest=LeanFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
