@@ -32,7 +32,7 @@ public final class LeanWriter {
         String annotation(Class<?> type);
     }
 
-    /** Up to this many object fields of a class are held in locals while written. */
+    /** Up to this many object fields of a class are held in locals while written (and read, by LeanReader). */
     static final int FEW_FIELDS = 4;
 
     private final OutBuffer out;
