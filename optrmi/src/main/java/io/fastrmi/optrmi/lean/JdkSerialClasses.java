@@ -251,10 +251,13 @@ final class JdkSerialClasses {
     static Object newInstance(ObjectStreamClass desc) throws IOException {
         try {
             return (Object) NEW_INSTANCE.invokeExact(desc);
-        } catch (InvocationTargetException | InstantiationException e) {
-            throw new java.io.InvalidObjectException("cannot make an instance of " + desc.getName() + ": " + e);
+        } catch (Error e) {
+            throw e;
         } catch (Throwable t) {
-            throw rethrow(t);
+            // As ObjectInputStream.readOrdinaryObject reports any exception of the constructor's call.
+            InvalidClassException e = new InvalidClassException(desc.getName(), "unable to create instance");
+            e.initCause(t);
+            throw e;
         }
     }
 
@@ -380,6 +383,11 @@ final class JdkSerialClasses {
                 .apply(null, java.io.ObjectInputFilter.Config.getSerialFilter());
         SERIAL_FILTER.set(in, fresh);
         STREAM_FILTER_SET.set(in, false);
+    }
+
+    /** Sets a stream's filter field as it is, with none of setObjectInputFilter's rules (see JdkFilterModel's hooks). */
+    static void swapStreamFilter(ObjectInputStream in, java.io.ObjectInputFilter filter) {
+        SERIAL_FILTER.set(in, filter);
     }
 
     private static boolean flag(MethodHandle handle, ObjectStreamClass desc) {

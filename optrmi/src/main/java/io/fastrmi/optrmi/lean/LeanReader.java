@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.InvalidClassException;
 import java.io.InvalidObjectException;
 import java.io.NotActiveException;
-import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectInputValidation;
 import java.io.ObjectStreamField;
@@ -36,6 +35,11 @@ public final class LeanReader {
         Class<?> resolveProxy(String[] interfaces, String annotation) throws ClassNotFoundException;
 
         Object context();
+
+        /** Whether the JDK's stream for this resolver reads a codebase annotation object with each class (RMI's does). */
+        default boolean readsAnnotations() {
+            return false;
+        }
     }
 
     /** One entry of the incoming class table: the local class, or why there is none. */
@@ -44,13 +48,15 @@ public final class LeanReader {
         final LeanClass local;
         final Exception problem;
         final Object context;
-        int filteredInMessage = -1;
+        /** What the JDK would send for the local class (null with no local class). */
+        final JdkDescriptor jdkDescriptor;
 
         Entry(LeanClass.Sent sent, LeanClass local, Exception problem, Object context) {
             this.sent = sent;
             this.local = local;
             this.problem = problem;
             this.context = context;
+            this.jdkDescriptor = local == null ? null : JdkDescriptor.of(local.type);
         }
     }
 
@@ -60,10 +66,11 @@ public final class LeanReader {
 
     private final InBuffer in;
     private final Resolver resolver;
+    /** What the JDK would count reading the same objects: what the serial filter is told. */
+    private final JdkFilterModel jdk;
     private final List<Entry> classes = new ArrayList<>();
     private Object[] handles = new Object[64];
     private int handleCount;
-    private int message;
     private ObjectInputStream facade;
     private byte[] primScratch = new byte[64];
     /** Fields are set straight from the buffer where {@link DirectFields} can (false: tests of the other way). */
@@ -80,6 +87,7 @@ public final class LeanReader {
     public LeanReader(InputStream source, Resolver resolver) {
         this.in = new InBuffer(source, this::readDescriptors);
         this.resolver = resolver;
+        this.jdk = new JdkFilterModel(resolver.readsAnnotations());
     }
 
     /** Starts reading a message; a message begun before and not ended is skipped first. */
@@ -89,6 +97,7 @@ public final class LeanReader {
         }
         checkUsable();
         this.facade = facade;
+        jdk.begin(facade);
     }
 
     /**
@@ -115,7 +124,6 @@ public final class LeanReader {
                 handles = new Object[64];
             }
             handleCount = 0;
-            message++;
             facade = null;
             validations = null;
         }
@@ -146,17 +154,15 @@ public final class LeanReader {
         } catch (IOException | ClassNotFoundException e) {
             fail(e);
             throw e;
-        } catch (RuntimeException | InternalError | LinkageError | AssertionError e) {
-            // A class's own readObject, readResolve or constructor choking on what the peer sent
-            // (the JDK's immutable collections throw InternalError on some crafted data).
-            InvalidObjectException invalid = new InvalidObjectException("lean stream: " + e);
-            invalid.initCause(e);
-            fail(invalid);
-            throw invalid;
         } catch (StackOverflowError e) {
             StreamCorruptedException tooDeep = new StreamCorruptedException("lean stream: objects nested too deep for this thread's stack");
             fail(tooDeep);
             throw tooDeep;
+        } catch (RuntimeException | Error e) {
+            // A class's own readObject, readResolve, readExternal or validation throwing: the caller
+            // gets it as it is, as from the JDK's stream (applications catch these by type).
+            fail(e);
+            throw e;
         } finally {
             if (outermost) {
                 validations = null;
@@ -166,44 +172,59 @@ public final class LeanReader {
 
     public int readByte() throws IOException {
         checkUsable();
-        return in.readByte();
+        int v = in.readByte();
+        jdk.blockData(1);
+        return v;
     }
 
     public int readUnsignedByte() throws IOException {
         checkUsable();
-        return in.readUnsignedByte();
+        int v = in.readUnsignedByte();
+        jdk.blockData(1);
+        return v;
     }
 
     public short readShort() throws IOException {
         checkUsable();
-        return in.readShort();
+        short v = in.readShort();
+        jdk.blockData(2);
+        return v;
     }
 
     public int readInt() throws IOException {
         checkUsable();
-        return in.readInt();
+        int v = in.readInt();
+        jdk.blockData(4);
+        return v;
     }
 
     public long readLong() throws IOException {
         checkUsable();
-        return in.readLong();
+        long v = in.readLong();
+        jdk.blockData(8);
+        return v;
     }
 
     public void readFully(byte[] b, int off, int len) throws IOException {
         checkUsable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
         in.readFully(b, off, len);
+        jdk.blockData(len);
     }
 
     public int read(byte[] b, int off, int len) throws IOException {
         checkUsable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
-        return in.read(b, off, len);
+        int n = in.read(b, off, len);
+        jdk.blockData(Math.max(n, 0));
+        return n;
     }
 
     public long skip(long n) throws IOException {
         checkUsable();
-        return in.skip(n);
+        long skipped = in.skip(n);
+        jdk.blockData(skipped);
+        return skipped;
     }
 
     public int available() {
@@ -233,12 +254,16 @@ public final class LeanReader {
     /** One byte, or -1 at the end of the data. */
     public int read() throws IOException {
         checkUsable();
-        return in.read();
+        int v = in.read();
+        jdk.blockData(v < 0 ? 0 : 1);
+        return v;
     }
 
     public String readUTF() throws IOException {
         checkUsable();
-        return in.readString(Integer.MAX_VALUE);
+        String s = in.readString(Integer.MAX_VALUE);
+        jdk.blockData(2 + JdkDescriptor.utfLength(s));
+        return s;
     }
 
     /** {@code defaultReadObject()}: the fields of the class whose readObject runs. */
@@ -257,6 +282,7 @@ public final class LeanReader {
         currentSlotRead = true;
         LeanGetField fields = new LeanGetField(currentSlot);
         in.readPrimFields(currentSlot, fields.prims);
+        jdk.rawData(currentSlot.primDataSize);
         ObjectStreamField[] declared = currentSlot.fields;
         int first = declared.length - currentSlot.objectFields;
         for (int i = 0; i < fields.objects.length; i++) {
@@ -278,14 +304,26 @@ public final class LeanReader {
         validations.add(new Validation(validation, priority, validations.size()));
     }
 
+    /** A string or null, as the JDK's {@code readObject0} reads it for {@code readObject(String.class)}. */
     private Object readString(boolean unshared) throws IOException, ClassNotFoundException {
+        jdk.enterValue();
+        try {
+            return decodeString(unshared);
+        } finally {
+            jdk.exitValue();
+        }
+    }
+
+    private Object decodeString(boolean unshared) throws IOException {
         int tag = in.readByte();
         switch (tag) {
             case LeanFormat.NULL:
                 return null;
             case LeanFormat.STRING: {
                 int handle = reserve(unshared);
-                return finish(handle, in.readString(Integer.MAX_VALUE), unshared);
+                String s = in.readString(Integer.MAX_VALUE);
+                jdk.string(s);
+                return finish(handle, s, unshared);
             }
             case LeanFormat.REF: {
                 Object obj = readRef(unshared);
@@ -299,7 +337,17 @@ public final class LeanReader {
         }
     }
 
+    /** One value: what the JDK's {@code readObject0} reads (one reference, one level deeper). */
     private Object readValue(boolean unshared) throws IOException, ClassNotFoundException {
+        jdk.enterValue();
+        try {
+            return decodeValue(unshared);
+        } finally {
+            jdk.exitValue();
+        }
+    }
+
+    private Object decodeValue(boolean unshared) throws IOException, ClassNotFoundException {
         int tag = in.readByte();
         switch (tag) {
             case LeanFormat.NULL:
@@ -309,6 +357,7 @@ public final class LeanReader {
             case LeanFormat.STRING: {
                 int handle = reserve(unshared);
                 String s = in.readString(Integer.MAX_VALUE);
+                jdk.string(s);
                 return finish(handle, s, unshared);
             }
             case LeanFormat.CLASS: {
@@ -339,7 +388,7 @@ public final class LeanReader {
         if (obj == SKIPPED) {
             throw new StreamCorruptedException("lean stream: a reference to an object its reader skipped");
         }
-        filter(null, -1);
+        jdk.backReference();
         return obj;
     }
 
@@ -355,7 +404,9 @@ public final class LeanReader {
                     throw new StreamCorruptedException("lean stream: constant " + ordinal + " of " + lean.type.getName()
                             + ", which has " + lean.enumConstants.length);
                 }
-                return finish(handle, lean.enumConstants[ordinal], unshared);
+                Object constant = lean.enumConstants[ordinal];
+                jdk.enumName(((Enum<?>) constant).name());
+                return finish(handle, constant, unshared);
             }
             case LeanFormat.KIND_SERIAL:
             case LeanFormat.KIND_PROXY:
@@ -372,11 +423,13 @@ public final class LeanReader {
 
     private Object readArray(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
         int length = in.readVarint();
-        filter(lean.type, length);
+        jdk.arrayLength(lean.type, length);
         int handle = reserve(unshared);
         Class<?> component = lean.component;
         if (component.isPrimitive()) {
-            return finish(handle, in.readPrimitiveArray(component, length), unshared);
+            Object array = in.readPrimitiveArray(component, length);
+            jdk.rawData((long) length * PrimitiveArrays.elementSize(component));
+            return finish(handle, array, unshared);
         }
         // Up to a million elements the array is made at once (its handle must name it while its
         // elements are read); a longer one grows as elements arrive, so a length alone never sizes memory.
@@ -391,8 +444,7 @@ public final class LeanReader {
             }
             Object element = readValue(false);
             if (element != null && !component.isInstance(element)) {
-                throw new InvalidObjectException("lean stream: a " + element.getClass().getName()
-                        + " in an array of " + component.getName());
+                throw new ArrayStoreException(element.getClass().getName()); // as the JDK's store into the array
             }
             array[i] = element;
         }
@@ -416,11 +468,13 @@ public final class LeanReader {
                 currentSlot = slot;
                 currentSlotRead = false;
                 depth++;
+                jdk.hookStarts();
                 try {
                     JdkSerialClasses.invokeReadObject(slot.desc, obj, facade);
                 } catch (IOException e) {
                     throw named(e, slot.desc.getName() + ".readObject");
                 } finally {
+                    jdk.hookEnds();
                     depth--;
                     currentObject = savedObject;
                     currentSlot = savedSlot;
@@ -440,6 +494,7 @@ public final class LeanReader {
         LeanClass.Slot slot = lean.slots[0];
         byte[] prims = new byte[slot.primDataSize];
         in.readPrimFields(slot, prims);
+        jdk.rawData(slot.primDataSize);
         Object[] objects = new Object[slot.objectFields];
         ObjectStreamField[] fields = slot.fields;
         int first = fields.length - objects.length;
@@ -458,6 +513,8 @@ public final class LeanReader {
             record = (Object) ctor.invokeExact(prims, objects);
         } catch (ClassCastException e) {
             throw new InvalidObjectException("lean stream: a field of record " + lean.type.getName() + " has the wrong type: " + e.getMessage());
+        } catch (Error e) {
+            throw e; // as the JDK's readRecord: an Error passes, an exception becomes InvalidObjectException
         } catch (Throwable t) {
             InvalidObjectException e = new InvalidObjectException(t.getMessage() == null ? t.toString() : t.getMessage());
             e.initCause(t);
@@ -478,11 +535,13 @@ public final class LeanReader {
         currentObject = null;
         currentSlot = null;
         depth++;
+        jdk.hookStarts();
         try {
             ((Externalizable) obj).readExternal(facade);
         } catch (IOException e) {
             throw named(e, lean.type.getName() + ".readExternal");
         } finally {
+            jdk.hookEnds();
             depth--;
             currentObject = savedObject;
             currentSlot = savedSlot;
@@ -503,6 +562,7 @@ public final class LeanReader {
 
     /** A class's default data into obj: primitive fields, then object fields (their types checked). */
     private void readFields(Object obj, LeanClass.Slot slot) throws IOException, ClassNotFoundException {
+        jdk.rawData(slot.primDataSize);
         long[] offsets = directFields ? slot.offsets : null;
         int primSize = slot.primDataSize;
         if (offsets != null) {
@@ -541,8 +601,6 @@ public final class LeanReader {
             } finally {
                 java.util.Arrays.fill(values, 0, count, null);
             }
-        } catch (ClassCastException e) {
-            throw new InvalidObjectException("lean stream: a field of " + slot.desc.getName() + " got a value of the wrong type: " + e.getMessage());
         } finally {
             depth--;
         }
@@ -601,9 +659,7 @@ public final class LeanReader {
         if (lean.readResolve) {
             Object rep = JdkSerialClasses.invokeReadResolve(lean.desc, obj);
             if (rep != obj) {
-                if (rep != null) {
-                    filter(rep.getClass(), rep.getClass().isArray() ? java.lang.reflect.Array.getLength(rep) : -1);
-                }
+                jdk.replacement(rep);
                 obj = rep;
             }
         }
@@ -649,7 +705,9 @@ public final class LeanReader {
      */
     private void endSegment(Segment segment) throws IOException {
         long end = in.limit();
-        in.skip(end - in.position());
+        long unread = end - in.position();
+        in.skip(unread);
+        jdk.customDataEnd(unread);
         if (in.position() != end) {
             throw new java.io.EOFException("lean stream: the message ended inside a writeObject's or writeExternal's data");
         }
@@ -688,23 +746,10 @@ public final class LeanReader {
             entry = firstSight(entry.sent);
             classes.set(id, entry);
         }
-        if (entry.local != null && entry.filteredInMessage != message && facade != null && facade.getObjectInputFilter() != null) {
-            // The JDK asks the filter about a class the first time its descriptor appears in a stream,
-            // then about its serializable superclasses (and a proxy's interfaces before the proxy).
-            entry.filteredInMessage = message;
-            LeanClass local = entry.local;
-            if (local.kind == LeanFormat.KIND_PROXY) {
-                for (Class<?> i : local.type.getInterfaces()) {
-                    filter(i, -1);
-                }
-            }
-            filter(local.type, -1);
-            if (local.kind == LeanFormat.KIND_ENUM) {
-                filter(Enum.class, -1); // an enum's descriptor has java.lang.Enum's as its parent
-            }
-            for (int i = local.slots.length - 2; i >= 0; i--) {
-                filter(local.slots[i].desc.forClass(), -1);
-            }
+        if (entry.local != null) {
+            jdk.descriptor(entry.jdkDescriptor, entry.sent.annotation);
+        } else {
+            jdk.unresolvedDescriptor();
         }
         return entry;
     }
@@ -750,26 +795,6 @@ public final class LeanReader {
         return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
     }
 
-    private void filter(Class<?> type, long arrayLength) throws InvalidClassException {
-        ObjectInputFilter filter = facade == null ? null : facade.getObjectInputFilter();
-        if (filter == null) {
-            return;
-        }
-        ObjectInputFilter.Status status;
-        RuntimeException thrown = null;
-        try {
-            status = filter.checkInput(new Info(type, arrayLength, depth + 1, handleCount, in.position()));
-        } catch (RuntimeException e) {
-            status = ObjectInputFilter.Status.REJECTED;
-            thrown = e;
-        }
-        if (status == null || status == ObjectInputFilter.Status.REJECTED) {
-            InvalidClassException e = new InvalidClassException("filter status: " + status);
-            e.initCause(thrown);
-            throw e;
-        }
-    }
-
     private void runValidations() throws InvalidObjectException {
         List<Validation> pending = validations;
         validations = null;
@@ -804,10 +829,6 @@ public final class LeanReader {
     }
 
     private record Validation(ObjectInputValidation callback, int priority, int order) {
-    }
-
-    private record Info(Class<?> serialClass, long arrayLength, long depth, long references, long streamBytes)
-            implements ObjectInputFilter.FilterInfo {
     }
 
     /** ObjectInputStream.GetField over one class's fields as they were read. */

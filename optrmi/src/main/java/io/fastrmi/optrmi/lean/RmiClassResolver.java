@@ -42,6 +42,12 @@ public final class RmiClassResolver implements LeanReader.Resolver {
         }
     }
 
+    /** RMI's MarshalInputStream reads each class's codebase annotation as an object. */
+    @Override
+    public boolean readsAnnotations() {
+        return true;
+    }
+
     private static String codebase(String annotation) {
         return USE_CODEBASE_ONLY ? null : annotation;
     }

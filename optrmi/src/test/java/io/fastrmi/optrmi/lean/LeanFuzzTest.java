@@ -49,6 +49,7 @@ class LeanFuzzTest {
         int clean = 0;
         int ioExceptions = 0;
         int classNotFound = 0;
+        int classesThrew = 0;
         for (int input = 0; input < INPUTS; input++) {
             byte[] mutated = mutate(seeds.get(random.nextInt(seeds.size())), random);
             try {
@@ -62,14 +63,57 @@ class LeanFuzzTest {
                 ioExceptions++;
             } catch (ClassNotFoundException e) {
                 classNotFound++;
+            } catch (RuntimeException | Error e) {
+                if (!thrownByAClassOrAsTheJdk(e)) {
+                    throw new AssertionError("input " + input + " (seed " + SEED + ") ended in " + e + "\n"
+                            + HexFormat.of().formatHex(mutated, 0, Math.min(mutated.length, 400)), e);
+                }
+                classesThrew++;
             } catch (Throwable t) {
                 throw new AssertionError("input " + input + " (seed " + SEED + ") ended in " + t + "\n"
                         + HexFormat.of().formatHex(mutated, 0, Math.min(mutated.length, 400)), t);
             }
         }
-        System.out.printf("LEAN FUZZ %d inputs: read through %d, IOException %d, ClassNotFoundException %d%n",
-                INPUTS, clean, ioExceptions, classNotFound);
+        System.out.printf("LEAN FUZZ %d inputs: read through %d, IOException %d, ClassNotFoundException %d, a class's own exception %d%n",
+                INPUTS, clean, ioExceptions, classNotFound, classesThrew);
         assertTrue(ioExceptions > INPUTS / 4, "most mutations must be caught: " + ioExceptions);
+    }
+
+    /**
+     * An unchecked exception may end a read only as it ends the JDK's: thrown by a class's own code
+     * (its readObject, readExternal, readResolve or constructor, which the JDK's stream passes on as
+     * it is), or the JDK's own refusal of a value for a field or an array element. The reader's own
+     * code throws nothing else (a StackOverflowError becomes a StreamCorruptedException).
+     */
+    private static final String LEAN = "io.fastrmi.optrmi.lean.";
+    /** Where the reader calls a class's own code. */
+    private static final java.util.Set<String> HOOK_CALLS = java.util.Set.of(
+            "JdkSerialClasses.invokeReadObject", "JdkSerialClasses.invokeReadResolve", "JdkSerialClasses.newInstance",
+            "LeanReader.readExternal", "LeanReader.readRecord", "LeanReader.runValidations");
+
+    /** The reader's own code (the corpus's classes share its package). */
+    private static boolean readerCode(StackTraceElement frame) {
+        return frame.getClassName().startsWith(LEAN) && !frame.getClassName().startsWith(LEAN + "Corpus");
+    }
+
+    private static boolean thrownByAClassOrAsTheJdk(Throwable t) {
+        if (t instanceof StackOverflowError) {
+            return false;
+        }
+        StackTraceElement[] stack = t.getStackTrace();
+        if (stack.length > 0 && !readerCode(stack[0])) {
+            for (StackTraceElement frame : stack) {
+                if (readerCode(frame)) {
+                    return HOOK_CALLS.contains(frame.getClassName().substring(LEAN.length()) + "." + frame.getMethodName());
+                }
+            }
+        }
+        if (stack.length > 0 && stack[0].getClassName().equals(LEAN + "LeanReader$LeanGetField")) {
+            return t instanceof IllegalArgumentException; // as the JDK's GetField for a field it lacks
+        }
+        String message = String.valueOf(t.getMessage());
+        return t instanceof ClassCastException && (message.startsWith("cannot assign instance of") || message.startsWith("Cannot cast"))
+                || t instanceof ArrayStoreException;
     }
 
     /** Reads every message of a connection until its bytes run out. */

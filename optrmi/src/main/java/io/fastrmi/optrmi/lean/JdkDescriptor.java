@@ -1,0 +1,107 @@
+package io.fastrmi.optrmi.lean;
+
+import java.io.ObjectStreamClass;
+import java.io.ObjectStreamField;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The class descriptor JDK serialization would send for a local class (what
+ * {@code ObjectOutputStream.writeClassDesc} writes): its sizes, its fields' type strings and the
+ * serializable superclass whose descriptor follows it. {@link JdkFilterModel} replays reading it, so
+ * a serial filter sees the lean format's objects as it would see the JDK's. Made from local classes
+ * only, never from what a peer sends, and kept once per class.
+ */
+final class JdkDescriptor {
+
+    private static final ClassValue<JdkDescriptor> DESCRIPTORS = new ClassValue<>() {
+        @Override
+        protected JdkDescriptor computeValue(Class<?> type) {
+            return new JdkDescriptor(type);
+        }
+    };
+
+    private static final AtomicInteger IDS = new AtomicInteger();
+    /** Field type strings by number: the JDK shares an interned string by back reference within a stream. */
+    private static final ConcurrentHashMap<String, Integer> SIGNATURES = new ConcurrentHashMap<>();
+    private static final AtomicInteger SIGNATURE_IDS = new AtomicInteger();
+
+    /** A number of this descriptor's own, so a reader's per-message table of descriptors read is an array. */
+    final int id = IDS.getAndIncrement();
+    final Class<?> type;
+    final boolean proxy;
+    /**
+     * Bytes up to the fields: TC_CLASSDESC, the name, serialVersionUID, flags and field count; for a
+     * proxy, TC_PROXYCLASSDESC, the interface count and names.
+     */
+    final int headBytes;
+    /** Per field, its type code and name. */
+    final int[] fieldBytes;
+    /** Per field, its type string's number, or -1 for a primitive field. */
+    final int[] signatures;
+    /** Per field, its type string written anew (TC_STRING, length, characters). */
+    final int[] signatureBytes;
+    /** A proxy's interfaces, asked of the filter before the proxy class. */
+    final Class<?>[] interfaces;
+    /** The serializable superclass's descriptor, or null (TC_NULL). */
+    final JdkDescriptor superDescriptor;
+    /** A {@code java.*} class: the lean format sends no codebase annotation for it. */
+    final boolean javaClass;
+
+    private JdkDescriptor(Class<?> type) {
+        this.type = type;
+        this.proxy = Proxy.isProxyClass(type);
+        this.javaClass = type.getName().startsWith("java.");
+        ObjectStreamField[] fields = type.isPrimitive() || proxy ? new ObjectStreamField[0]
+                : ObjectStreamClass.lookupAny(type).getFields();
+        this.fieldBytes = new int[fields.length];
+        this.signatures = new int[fields.length];
+        this.signatureBytes = new int[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            fieldBytes[i] = 1 + 2 + utf(fields[i].getName());
+            String signature = fields[i].getTypeString();
+            signatures[i] = signature == null ? -1 : SIGNATURES.computeIfAbsent(signature, s -> SIGNATURE_IDS.getAndIncrement());
+            signatureBytes[i] = signature == null ? 0 : 1 + 2 + utf(signature);
+        }
+        if (proxy) {
+            this.interfaces = type.getInterfaces();
+            int head = 1 + 4;
+            for (Class<?> i : interfaces) {
+                head += 2 + utf(i.getName());
+            }
+            this.headBytes = head;
+            this.superDescriptor = of(Proxy.class);
+        } else {
+            this.interfaces = null;
+            this.headBytes = 1 + 2 + utf(type.getName()) + 8 + 1 + 2;
+            Class<?> parent = type.getSuperclass();
+            this.superDescriptor = parent != null && ObjectStreamClass.lookup(parent) != null ? of(parent) : null;
+        }
+    }
+
+    static JdkDescriptor of(Class<?> type) {
+        return DESCRIPTORS.get(type);
+    }
+
+    /** How many field type strings are numbered so far (a reader's table grows to it). */
+    static int signatureCount() {
+        return SIGNATURE_IDS.get();
+    }
+
+    /** The length of a string in modified UTF-8, as writeUTF and TC_STRING write it. */
+    static long utfLength(String s) {
+        long length = s.length();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80 || c == 0) {
+                length += c >= 0x800 ? 2 : 1;
+            }
+        }
+        return length;
+    }
+
+    private static int utf(String s) {
+        return (int) utfLength(s);
+    }
+}
