@@ -14,7 +14,12 @@ import java.util.StringJoiner;
 public enum Optimization {
     CLASS_TABLE("class-table", 0),
     NO_ANNOTATIONS("no-annotations", 1),
-    BLOCK_DATA("block-data", 2),
+    /**
+     * The lean format's own framing. Its bit names the format's version: 2 was version 1; since
+     * version 2 (a writeObject's data kept as the JDK's block-data mode keeps it) it is 4, so a peer
+     * of the other version sees no lean format and both use JDK serialization.
+     */
+    BLOCK_DATA("block-data", 4),
     BULK_ARRAYS("bulk-arrays", 3);
 
     private final String configName;
@@ -77,7 +82,7 @@ public enum Optimization {
     }
 
     /**
-     * Whether a negotiated set puts a connection on the lean wire format: its version 1 is the
+     * Whether a negotiated set puts a connection on the lean wire format: its version 2 is the
      * class table, its own framing and bulk arrays together; no-annotations (one classpath, so no
      * codebase annotations) is a choice within it.
      */

@@ -96,6 +96,12 @@ final class InBuffer {
         return buf[pos++];
     }
 
+    /** The next byte, left to be read. */
+    int peekByte() throws IOException {
+        need(1);
+        return buf[pos];
+    }
+
     int readUnsignedByte() throws IOException {
         return readByte() & 0xFF;
     }

@@ -94,6 +94,16 @@ final class JdkFilterModel {
         bytes += n;
     }
 
+    /** A block of a class's custom data starts (the JDK's blocks do not span an object). */
+    void blockStarts() {
+        run = 0;
+    }
+
+    /** An object read where block data or the end of custom data is: the JDK counted a reference first. */
+    void optionalDataAhead() {
+        references++;
+    }
+
     /** {@code readObject0}: one more reference, one level deeper, its type code. */
     void enterValue() {
         closeRun();

@@ -48,6 +48,9 @@ final class JdkSerialClasses {
     private static final MethodHandle GET_OBJ_VALUES;
     private static final MethodHandle SET_OBJ_VALUES;
     private static final MethodHandle RECORD_CONSTRUCTOR;
+    /** OptionalDataException's constructors (package-private): the JDK's answer to reading an object where data is. */
+    private static final MethodHandle OPTIONAL_DATA_LENGTH;
+    private static final MethodHandle OPTIONAL_DATA_END;
     private static final java.lang.invoke.VarHandle SERIAL_FILTER;
     private static final java.lang.invoke.VarHandle STREAM_FILTER_SET;
     private static final String UNAVAILABLE;
@@ -55,7 +58,7 @@ final class JdkSerialClasses {
     private static final MethodHandle ALLOCATE_INSTANCE = findAllocateInstance();
 
     static {
-        MethodHandle[] h = new MethodHandle[27];
+        MethodHandle[] h = new MethodHandle[29];
         java.lang.invoke.VarHandle serialFilter = null;
         java.lang.invoke.VarHandle streamFilterSet = null;
         String unavailable = null;
@@ -92,6 +95,8 @@ final class JdkSerialClasses {
             h[24] = io.findVirtual(osc, "getObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
             h[25] = io.findVirtual(osc, "setObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
             h[26] = io.findStatic(records, "deserializationCtr", MethodType.methodType(MethodHandle.class, osc));
+            h[27] = io.findConstructor(java.io.OptionalDataException.class, MethodType.methodType(void.class, int.class));
+            h[28] = io.findConstructor(java.io.OptionalDataException.class, MethodType.methodType(void.class, boolean.class));
             MethodHandles.Lookup input = MethodHandles.privateLookupIn(ObjectInputStream.class, MethodHandles.lookup());
             serialFilter = input.findVarHandle(ObjectInputStream.class, "serialFilter", java.io.ObjectInputFilter.class);
             streamFilterSet = input.findVarHandle(ObjectInputStream.class, "streamFilterSet", boolean.class);
@@ -128,6 +133,26 @@ final class JdkSerialClasses {
         GET_OBJ_VALUES = h[24];
         SET_OBJ_VALUES = h[25];
         RECORD_CONSTRUCTOR = h[26];
+        OPTIONAL_DATA_LENGTH = h[27];
+        OPTIONAL_DATA_END = h[28];
+    }
+
+    /** {@code new OptionalDataException(length)}: primitive data, {@code length} bytes of it in the block, is next. */
+    static java.io.OptionalDataException optionalData(int length) {
+        try {
+            return (java.io.OptionalDataException) OPTIONAL_DATA_LENGTH.invokeExact(length);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code new OptionalDataException(true)}: the end of a class's custom data is next. */
+    static java.io.OptionalDataException optionalDataEnd() {
+        try {
+            return (java.io.OptionalDataException) OPTIONAL_DATA_END.invokeExact(true);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
     }
 
     private JdkSerialClasses() {

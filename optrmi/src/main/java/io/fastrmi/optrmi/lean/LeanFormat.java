@@ -1,7 +1,7 @@
 package io.fastrmi.optrmi.lean;
 
 /**
- * The lean wire format, version 1: what one direction of a negotiated connection carries.
+ * The lean wire format, version 2: what one direction of a negotiated connection carries.
  *
  * <p><b>Frames.</b> A message (one RMI call, or one reply) is one or more frames: a 4-byte
  * big-endian header, {@code length | flags}, then {@code length} bytes. The last frame of a
@@ -30,8 +30,12 @@ package io.fastrmi.optrmi.lean;
  * <p><b>Instance data.</b> For each serializable class of the hierarchy, topmost first: without a
  * writeObject method, its primitive fields (the JDK's field order, big-endian) then its object
  * fields; with one, a segment. An Externalizable's data is a segment. A segment is a 4-byte length
- * and a 4-byte count of the handles written inside it, then its bytes: a reader that reads less
- * skips the rest and still numbers later handles as the writer did. Arrays of primitives are their
+ * and a 4-byte count of the handles written inside it, then its items, as the JDK's block-data mode
+ * keeps them apart: {@link #BLOCK}s of primitive data (what was written between two objects), objects,
+ * and {@link #DEFAULT_FIELDS} (defaultWriteObject's or writeFields' data). So a class whose readObject
+ * reads other than its writeObject wrote meets the JDK's exceptions (OptionalDataException,
+ * EOFException, StreamCorruptedException), and what a reader leaves unread is skipped as the JDK
+ * skips it (its objects read, so filters and handles count them). Arrays of primitives are their
  * elements in bulk, in the sender's native byte order (the handshake ensures both ends share it).
  * Enums are their ordinal. Records are their fields, read back through the canonical constructor.
  */
@@ -42,6 +46,10 @@ final class LeanFormat {
     static final byte STRING = 2;
     static final byte OBJECT = 3;
     static final byte CLASS = 4;
+    /** In a segment only: primitive data a writeObject or writeExternal wrote between objects (a 4-byte length, then the bytes). */
+    static final byte BLOCK = 5;
+    /** In a segment only: what defaultWriteObject or writeFields wrote (the class's fields follow). */
+    static final byte DEFAULT_FIELDS = 6;
 
     /** Class kinds in a descriptor. */
     static final byte KIND_SERIAL = 1;
@@ -63,6 +71,8 @@ final class LeanFormat {
     static final int MAX_FRAME = FRAME_LENGTH;
     /** Segment header: length, handle count. */
     static final int SEGMENT_HEADER = 8;
+    /** Block header: {@link #BLOCK}, length. */
+    static final int BLOCK_HEADER = 5;
     /** The most interfaces a proxy class may have (as the JDK's limit). */
     static final int MAX_PROXY_INTERFACES = 65535;
     /** The most fields or slots a descriptor may list. */

@@ -81,6 +81,13 @@ public final class LeanReader {
     private LeanClass.Slot currentSlot;
     private boolean currentSlotRead;
     private List<Validation> validations;
+    /** The custom data a class's hook reads now (the JDK's block-data mode), or null. */
+    private CustomData custom;
+    /** The next value is read by readObject itself, in the JDK's block-data mode (not as a field or element). */
+    private boolean valueInBlockMode;
+    /** Custom data contexts by nesting level, reused. */
+    private CustomData[] customLevels = new CustomData[4];
+    private int customLevel;
     private String broken;
     private String messageFailed;
 
@@ -126,6 +133,8 @@ public final class LeanReader {
             handleCount = 0;
             facade = null;
             validations = null;
+            custom = null;
+            customLevel = 0;
         }
     }
 
@@ -145,8 +154,19 @@ public final class LeanReader {
     public Object readObject(boolean unshared, Class<?> type) throws IOException, ClassNotFoundException {
         checkUsable();
         boolean outermost = depth == 0;
+        CustomData hooked = custom;
+        if (hooked != null) {
+            objectInCustomData(hooked);
+        }
         try {
-            Object obj = type == String.class ? readString(unshared) : readValue(unshared);
+            custom = null;
+            Object obj;
+            if (type == String.class) {
+                obj = readString(unshared);
+            } else {
+                valueInBlockMode = true;
+                obj = readValue(unshared);
+            }
             if (outermost && validations != null) {
                 runValidations();
             }
@@ -164,14 +184,28 @@ public final class LeanReader {
             fail(e);
             throw e;
         } finally {
+            custom = hooked;
             if (outermost) {
                 validations = null;
             }
         }
     }
 
+    /** An object read by a class's hook: the JDK's answers where its writer wrote other than an object. */
+    private void objectInCustomData(CustomData hooked) throws IOException {
+        try {
+            hooked.beforeObject();
+        } catch (java.io.OptionalDataException e) {
+            throw e; // nothing was consumed: the hook may catch it and read on, as on the JDK's stream
+        } catch (IOException | RuntimeException e) {
+            fail(e);
+            throw e;
+        }
+    }
+
     public int readByte() throws IOException {
         checkUsable();
+        takeBlockData(1);
         int v = in.readByte();
         jdk.blockData(1);
         return v;
@@ -179,6 +213,7 @@ public final class LeanReader {
 
     public int readUnsignedByte() throws IOException {
         checkUsable();
+        takeBlockData(1);
         int v = in.readUnsignedByte();
         jdk.blockData(1);
         return v;
@@ -186,6 +221,7 @@ public final class LeanReader {
 
     public short readShort() throws IOException {
         checkUsable();
+        takeBlockData(2);
         short v = in.readShort();
         jdk.blockData(2);
         return v;
@@ -193,6 +229,7 @@ public final class LeanReader {
 
     public int readInt() throws IOException {
         checkUsable();
+        takeBlockData(4);
         int v = in.readInt();
         jdk.blockData(4);
         return v;
@@ -200,6 +237,7 @@ public final class LeanReader {
 
     public long readLong() throws IOException {
         checkUsable();
+        takeBlockData(8);
         long v = in.readLong();
         jdk.blockData(8);
         return v;
@@ -208,6 +246,9 @@ public final class LeanReader {
     public void readFully(byte[] b, int off, int len) throws IOException {
         checkUsable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
+        if (len > 0) {
+            takeBlockData(len);
+        }
         in.readFully(b, off, len);
         jdk.blockData(len);
     }
@@ -215,6 +256,12 @@ public final class LeanReader {
     public int read(byte[] b, int off, int len) throws IOException {
         checkUsable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
+        if (custom != null && len > 0) {
+            len = (int) custom.available(len);
+            if (len == 0) {
+                return -1; // as the JDK's block-data mode at an object or the end of the data
+            }
+        }
         int n = in.read(b, off, len);
         jdk.blockData(Math.max(n, 0));
         return n;
@@ -222,13 +269,19 @@ public final class LeanReader {
 
     public long skip(long n) throws IOException {
         checkUsable();
+        if (custom != null) {
+            n = custom.available(n);
+        }
         long skipped = in.skip(n);
         jdk.blockData(skipped);
         return skipped;
     }
 
     public int available() {
-        return broken == null ? in.available() : 0;
+        if (broken != null) {
+            return 0;
+        }
+        return custom != null ? (int) Math.min(custom.blockLeft(), in.available()) : in.available();
     }
 
     public boolean readBoolean() throws IOException {
@@ -254,6 +307,9 @@ public final class LeanReader {
     /** One byte, or -1 at the end of the data. */
     public int read() throws IOException {
         checkUsable();
+        if (custom != null && custom.available(1) == 0) {
+            return -1;
+        }
         int v = in.read();
         jdk.blockData(v < 0 ? 0 : 1);
         return v;
@@ -261,7 +317,19 @@ public final class LeanReader {
 
     public String readUTF() throws IOException {
         checkUsable();
-        String s = in.readString(Integer.MAX_VALUE);
+        String s;
+        if (custom != null) {
+            takeBlockData(1);
+            long outer = in.limit();
+            in.setLimit(in.position() + custom.blockLeft()); // a string within its block
+            try {
+                s = in.readString(Integer.MAX_VALUE);
+            } finally {
+                in.setLimit(outer);
+            }
+        } else {
+            s = in.readString(Integer.MAX_VALUE);
+        }
         jdk.blockData(2 + JdkDescriptor.utfLength(s));
         return s;
     }
@@ -272,7 +340,14 @@ public final class LeanReader {
             throw new NotActiveException("not in call to readObject");
         }
         currentSlotRead = true;
-        readFields(currentObject, currentSlot);
+        CustomData hooked = custom;
+        hooked.beforeDefaultFields();
+        custom = null;
+        try {
+            readFields(currentObject, currentSlot);
+        } finally {
+            custom = hooked;
+        }
     }
 
     public ObjectInputStream.GetField readFields() throws IOException, ClassNotFoundException {
@@ -280,15 +355,22 @@ public final class LeanReader {
             throw new NotActiveException("not in call to readObject");
         }
         currentSlotRead = true;
-        LeanGetField fields = new LeanGetField(currentSlot);
-        in.readPrimFields(currentSlot, fields.prims);
-        jdk.rawData(currentSlot.primDataSize);
-        ObjectStreamField[] declared = currentSlot.fields;
-        int first = declared.length - currentSlot.objectFields;
-        for (int i = 0; i < fields.objects.length; i++) {
-            fields.objects[i] = readValue(declared[first + i].isUnshared());
+        CustomData hooked = custom;
+        hooked.beforeDefaultFields();
+        custom = null;
+        try {
+            LeanGetField fields = new LeanGetField(currentSlot);
+            in.readPrimFields(currentSlot, fields.prims);
+            jdk.rawData(currentSlot.primDataSize);
+            ObjectStreamField[] declared = currentSlot.fields;
+            int first = declared.length - currentSlot.objectFields;
+            for (int i = 0; i < fields.objects.length; i++) {
+                fields.objects[i] = readValue(declared[first + i].isUnshared());
+            }
+            return fields;
+        } finally {
+            custom = hooked;
         }
-        return fields;
     }
 
     public void registerValidation(ObjectInputValidation validation, int priority) throws InvalidObjectException, NotActiveException {
@@ -339,9 +421,18 @@ public final class LeanReader {
 
     /** One value: what the JDK's {@code readObject0} reads (one reference, one level deeper). */
     private Object readValue(boolean unshared) throws IOException, ClassNotFoundException {
+        boolean blockMode = valueInBlockMode;
+        valueInBlockMode = false;
         jdk.enterValue();
         try {
             return decodeValue(unshared);
+        } catch (java.io.OptionalDataException e) {
+            if (blockMode || e.eof) {
+                throw e;
+            }
+            // A hook's OptionalDataException left its block unread: the JDK's readObject0, going back
+            // to non-block mode for a field or an array element, throws this instead.
+            throw new IllegalStateException("unread block data");
         } finally {
             jdk.exitValue();
         }
@@ -459,14 +550,17 @@ public final class LeanReader {
         LeanClass.Slot[] slots = lean.slots;
         for (int i = 0; i < slots.length; i++) {
             LeanClass.Slot slot = slots[i];
-            Segment segment = entry.sent.slotWriteObject[i] ? openSegment("a writeObject", slot.desc.getName()) : null;
+            boolean written = entry.sent.slotWriteObject[i];
+            Segment segment = written ? openSegment("a writeObject", slot.desc.getName()) : null;
             if (slot.readObject) {
+                CustomData data = enterCustomData(slot, slot.desc.getName() + ".readObject", written);
                 Object savedObject = currentObject;
                 LeanClass.Slot savedSlot = currentSlot;
                 boolean savedRead = currentSlotRead;
                 currentObject = obj;
                 currentSlot = slot;
                 currentSlotRead = false;
+                boolean defaultsRead = false;
                 depth++;
                 jdk.hookStarts();
                 try {
@@ -474,12 +568,25 @@ public final class LeanReader {
                 } catch (IOException e) {
                     throw named(e, slot.desc.getName() + ".readObject");
                 } finally {
+                    defaultsRead = currentSlotRead;
                     jdk.hookEnds();
                     depth--;
                     currentObject = savedObject;
                     currentSlot = savedSlot;
                     currentSlotRead = savedRead;
+                    leaveCustomData();
                 }
+                skipUnread(data, defaultsRead);
+            } else if (written) {
+                // The JDK reads the default fields, then skips what the writeObject wrote after them.
+                CustomData data = enterCustomData(slot, slot.desc.getName() + " (no readObject here)", true);
+                try {
+                    data.beforeDefaultFields();
+                } finally {
+                    leaveCustomData();
+                }
+                readFields(obj, slot);
+                skipUnread(data, true);
             } else {
                 readFields(obj, slot);
             }
@@ -530,6 +637,7 @@ public final class LeanReader {
         int handle = reserve(unshared);
         finish(handle, obj, unshared);
         Segment segment = openSegment("an Externalizable", lean.type.getName());
+        CustomData data = enterCustomData(null, lean.type.getName() + ".readExternal", true);
         Object savedObject = currentObject;
         LeanClass.Slot savedSlot = currentSlot;
         currentObject = null;
@@ -545,14 +653,74 @@ public final class LeanReader {
             depth--;
             currentObject = savedObject;
             currentSlot = savedSlot;
+            leaveCustomData();
         }
+        skipUnread(data, true);
         endSegment(segment);
         return resolve(lean, handle, obj, unshared);
     }
 
+    /** A hook's custom data becomes the current one (the reader's context for its primitive reads and objects). */
+    private CustomData enterCustomData(LeanClass.Slot slot, String owner, boolean written) {
+        if (customLevel == customLevels.length) {
+            customLevels = java.util.Arrays.copyOf(customLevels, 2 * customLevels.length);
+        }
+        CustomData data = customLevels[customLevel];
+        if (data == null) {
+            data = customLevels[customLevel] = new CustomData(in, jdk);
+        }
+        customLevel++;
+        custom = data.start(slot, owner, written);
+        return data;
+    }
+
+    private void leaveCustomData() {
+        customLevel--;
+        custom = customLevel == 0 ? null : customLevels[customLevel - 1];
+    }
+
+    /** Before {@code n} bytes of primitive data are read: in a hook's custom data they must be in a block. */
+    private void takeBlockData(long n) throws IOException {
+        if (custom != null) {
+            custom.take(n);
+        }
+    }
+
+    /**
+     * What a hook left unread of its custom data, skipped as the JDK's skipCustomData skips it: blocks
+     * passed over, objects read (so filters and handles count them as the JDK's do), default fields
+     * read if they are objects only (the JDK would take primitive field bytes for type codes).
+     */
+    private void skipUnread(CustomData data, boolean defaultsRead) throws IOException, ClassNotFoundException {
+        if (!data.written()) {
+            LeanClass.Slot slot = data.slot();
+            if (!defaultsRead && (slot.primDataSize > 0 || slot.objectFields > 0)) {
+                throw new StreamCorruptedException("lean stream: " + data.owner() + " did not read the default fields of "
+                        + slot.desc.getName() + ", which its writer had no writeObject to replace");
+            }
+            return;
+        }
+        while (data.skipBlock()) {
+            if (data.blockLeft() > 0) {
+                continue;
+            }
+            if (data.defaultFieldsNext()) {
+                LeanClass.Slot slot = data.slot();
+                if (slot == null || slot.primDataSize > 0) {
+                    throw new StreamCorruptedException("lean stream: " + data.owner() + " left default fields unread");
+                }
+                for (int i = 0; i < slot.objectFields; i++) {
+                    readValue(false);
+                }
+            } else if (!in.atLimit()) {
+                readValue(false);
+            }
+        }
+    }
+
     /** A class's own exception passes as it is, unless it says nothing: then it is named (Hashtable's do not). */
     private static IOException named(IOException e, String where) {
-        if (e.getMessage() != null && !e.getMessage().isBlank()) {
+        if (e.getMessage() != null && !e.getMessage().isBlank() || e instanceof java.io.OptionalDataException) {
             return e;
         }
         InvalidObjectException named = new InvalidObjectException("lean stream: " + where + " threw " + e.getClass().getName());

@@ -56,6 +56,10 @@ public final class LeanWriter {
     private Object currentObject;
     private LeanClass.Slot currentSlot;
     private LeanPutField currentPutField;
+    /** Inside a writeObject's or writeExternal's segment: primitive data goes in blocks. */
+    private boolean customData;
+    /** The open block's header (see {@link OutBuffer#openBlock}), or -1. */
+    private int openBlock = -1;
     private String broken;
 
     /** A writer with no replacement and no annotations (a classpath both ends share). */
@@ -106,6 +110,7 @@ public final class LeanWriter {
 
     public void flush() throws IOException {
         checkUsable();
+        closeBlock(); // as the JDK's flush ends its block
         try {
             out.flush();
         } catch (IOException | RuntimeException e) {
@@ -120,6 +125,7 @@ public final class LeanWriter {
 
     public void writeObject(Object obj, boolean unshared) throws IOException {
         checkUsable();
+        closeBlock();
         try {
             writeValue(obj, unshared);
         } catch (IOException | RuntimeException | Error e) {
@@ -130,28 +136,35 @@ public final class LeanWriter {
 
     public void writeByte(int v) throws IOException {
         checkUsable();
+        blockData();
         out.writeByte(v);
     }
 
     public void writeShort(int v) throws IOException {
         checkUsable();
+        blockData();
         out.writeShort(v);
     }
 
     public void writeInt(int v) throws IOException {
         checkUsable();
+        blockData();
         out.writeInt(v);
     }
 
     public void writeLong(long v) throws IOException {
         checkUsable();
+        blockData();
         out.writeLong(v);
     }
 
     public void write(byte[] b, int off, int len) throws IOException {
         checkUsable();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
-        out.write(b, off, len);
+        if (len > 0) {
+            blockData();
+            out.write(b, off, len);
+        }
     }
 
     public void writeBoolean(boolean v) throws IOException {
@@ -186,6 +199,7 @@ public final class LeanWriter {
     /** writeUTF: the string in the lean form (both ends are FastRMI's, so no 65535-byte limit). */
     public void writeUTF(String s) throws IOException {
         checkUsable();
+        blockData();
         out.writeString(s);
     }
 
@@ -194,6 +208,7 @@ public final class LeanWriter {
         if (currentSlot == null) {
             throw new NotActiveException("not in call to writeObject");
         }
+        defaultFieldsFollow();
         writeFields(currentObject, currentSlot);
     }
 
@@ -212,12 +227,33 @@ public final class LeanWriter {
             throw new NotActiveException("no current PutField object");
         }
         LeanPutField fields = currentPutField;
+        defaultFieldsFollow();
         out.writePrimFields(fields.slot, fields.prims);
         ObjectStreamField[] declared = fields.slot.fields;
         int first = declared.length - fields.slot.objectFields;
         for (int i = 0; i < fields.objects.length; i++) {
             writeValue(fields.objects[i], declared[first + i].isUnshared());
         }
+    }
+
+    /** Primitive data of a writeObject or writeExternal goes in a block, opened at its first byte. */
+    private void blockData() throws IOException {
+        if (customData && openBlock < 0) {
+            openBlock = out.openBlock();
+        }
+    }
+
+    /** An object, defaultWriteObject, writeFields or flush ends the block, as the JDK's block-data mode ends there. */
+    private void closeBlock() {
+        if (openBlock >= 0) {
+            out.closeBlock(openBlock);
+            openBlock = -1;
+        }
+    }
+
+    private void defaultFieldsFollow() throws IOException {
+        closeBlock();
+        out.writeByte(LeanFormat.DEFAULT_FIELDS);
     }
 
     private void writeValue(Object obj, boolean unshared) throws IOException {
@@ -399,15 +435,22 @@ public final class LeanWriter {
                 LeanPutField savedPutField = currentPutField;
                 int segment = out.openSegment();
                 int handlesBefore = nextHandle;
+                boolean savedCustomData = customData;
+                int savedBlock = openBlock;
                 currentObject = obj;
                 currentSlot = slot;
                 currentPutField = null;
+                customData = true;
+                openBlock = -1;
                 try {
                     JdkSerialClasses.invokeWriteObject(slot.desc, obj, facade);
+                    closeBlock();
                 } finally {
                     currentObject = savedObject;
                     currentSlot = savedSlot;
                     currentPutField = savedPutField;
+                    customData = savedCustomData;
+                    openBlock = savedBlock;
                 }
                 out.closeSegment(segment, nextHandle - handlesBefore);
             } else {
@@ -422,15 +465,22 @@ public final class LeanWriter {
         LeanPutField savedPutField = currentPutField;
         int segment = out.openSegment();
         int handlesBefore = nextHandle;
+        boolean savedCustomData = customData;
+        int savedBlock = openBlock;
         currentObject = null;
         currentSlot = null;
         currentPutField = null;
+        customData = true;
+        openBlock = -1;
         try {
             obj.writeExternal(facade);
+            closeBlock();
         } finally {
             currentObject = savedObject;
             currentSlot = savedSlot;
             currentPutField = savedPutField;
+            customData = savedCustomData;
+            openBlock = savedBlock;
         }
         out.closeSegment(segment, nextHandle - handlesBefore);
     }

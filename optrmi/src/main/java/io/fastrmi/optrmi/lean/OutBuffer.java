@@ -218,6 +218,19 @@ final class OutBuffer {
         openSegments--;
     }
 
+    /** Opens a block of primitive data inside a segment: returns where its header is, for {@link #closeBlock}. */
+    int openBlock() throws IOException {
+        room(LeanFormat.BLOCK_HEADER);
+        int header = pos;
+        buf[pos] = LeanFormat.BLOCK;
+        pos += LeanFormat.BLOCK_HEADER;
+        return header;
+    }
+
+    void closeBlock(int header) {
+        INT.set(buf, header + 1, pos - header - LeanFormat.BLOCK_HEADER);
+    }
+
     /** Sends what is buffered as a frame that does not end the message, and flushes the sink. */
     void flush() throws IOException {
         if (openSegments == 0 && pos > HEADER) {
