@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # jdk-rmi-tests.sh - OpenJDK's own RMI regression tests (test/jdk/java/rmi), run twice with jtreg on
-# one JDK: without the agent, then with every test JVM under it (make jdk-rmi-tests). Every test that
-# passes without the agent must pass with it: the script lists those that do not and exits 1 if any.
+# one JDK: without the agent, then with every test JVM under it (make jdk-rmi-tests), every
+# optimization on (the lean format on every negotiated connection). Every test that passes without
+# the agent must pass with it: the script lists those that do not and exits 1 if any, or if no test
+# made a call in the lean format.
 #
 # The tests come from Debian's openjdk-17 source package (fetched with apt-get source through a
 # private source list, so the system's apt configuration is left alone; its hashes are checked by
@@ -55,7 +57,8 @@ fi
 
 # ---- two runs ------------------------------------------------------------------------------------
 config=$out/fastrmi.conf
-printf '%s\n' '[host local]' 'optimize = on' 'transports = ucx:shm, ofi:shm, tcp' >"$config"
+# Every optimization, as the built-in config has them: the lean format runs on every negotiated connection.
+printf '%s\n' '[host local]' 'optimize = on' 'optimizations = all' 'transports = ucx:shm, ofi:shm, tcp' >"$config"
 run() { # name, extra jtreg options...
 	local name=$1
 	shift
@@ -78,12 +81,20 @@ for name in stock agent; do
 	log "$name: $(count "$name" Passed) passed, $(count "$name" Failed) failed, $(count "$name" Error) errors ($(wc -l <"$out/$name.results") tests)"
 done
 under=$(grep -rl '(premain) on JDK' "$out/work-agent" --include='*.jtr' | wc -l)
-fast=$(find "$out/work-agent" -name 'fastrmi-*.jfr' -size +0 | while read -r f; do
-	if "$jdk/bin/jfr" print --events fastrmi.Handshake "$f" 2>/dev/null | grep -q 'result = "fast"'; then
-		dirname "$f"
-	fi
-done | sort -u | wc -l)
-log "agent: $under tests ran a JVM where the agent instrumented RMI (its start line, logged at RMI's first instrumented class); $fast recorded a fast connection (fastrmi.Handshake in JFR)"
+recorded() { # event, pattern: how many tests have a recording with such an event
+	find "$out/work-agent" -name 'fastrmi-*.jfr' -size +0 | while read -r f; do
+		if "$jdk/bin/jfr" print --events "$1" "$f" 2>/dev/null | grep -q "$2"; then
+			dirname "$f"
+		fi
+	done | sort -u | wc -l
+}
+fast=$(recorded fastrmi.Handshake 'result = "fast"')
+lean=$(recorded fastrmi.RmiCall 'lean = true')
+log "agent: $under tests ran a JVM where the agent instrumented RMI (its start line, logged at RMI's first instrumented class); $fast recorded a fast connection (fastrmi.Handshake in JFR), $lean a call in the lean format (fastrmi.RmiCall)"
+if (( lean == 0 )); then
+	log "no test made a call in the lean format: the run does not test it" >&2
+	exit 1
+fi
 regressions=$(join <(grep ' Passed$' "$out/stock.results" | cut -d' ' -f1) \
 	<(grep -v ' Passed$' "$out/agent.results" | cut -d' ' -f1) || true)
 if [[ -n $regressions ]]; then

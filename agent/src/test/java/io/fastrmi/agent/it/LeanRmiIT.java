@@ -128,6 +128,29 @@ class LeanRmiIT {
         assertEquals(stock.line("POINT"), lean.line("POINT"));
     }
 
+    /**
+     * The registry's depth limit (its built-in maxdepth=20) and a maxrefs limit, crossed one step at a
+     * time by binds that carry a chain of links or an array of numbers: each bind ends on the lean
+     * path as on stock RMI, and stock's own outcomes show both sides of each limit.
+     */
+    @Test
+    void theRegistrysDepthAndReferenceLimitsHoldOnTheLeanPath() throws Exception {
+        String filter = "-Dsun.rmi.registry.registryFilter=" + LeanEchoMain.class.getName() + "$*;maxrefs=120";
+        UnaryOperator<JvmLauncher> limits = c -> c.jvmArgs("-Dlean.it.limits=true");
+        Run lean = run(Jdk.of(25), "limits", true, s -> s.jvmArgs(filter), limits);
+        Run stock = run(Jdk.of(25), "limits-stock", false, s -> s.jvmArgs(filter), limits);
+        List<String> stockLines = stock.client().stream().filter(l -> l.startsWith("DEPTH ") || l.startsWith("REFS ")).toList();
+        List<String> leanLines = lean.client().stream().filter(l -> l.startsWith("DEPTH ") || l.startsWith("REFS ")).toList();
+        System.out.println("limits, stock: " + stockLines + "\nlimits, lean: " + leanLines);
+        assertEquals(String.join("\n", stockLines), String.join("\n", leanLines));
+        for (String limit : List.of("DEPTH ", "REFS ")) {
+            assertTrue(stockLines.stream().anyMatch(l -> l.startsWith(limit) && l.endsWith("returned bound")), limit + stockLines);
+            assertTrue(stockLines.stream().anyMatch(l -> l.startsWith(limit) && l.contains("filter status: REJECTED")), limit + stockLines);
+        }
+        assertFalse(lean.serverCalls().isEmpty() || lean.serverCalls().stream().anyMatch(e -> !e.getBoolean("lean")),
+                "every registry call lean: " + lean.serverCalls());
+    }
+
     @Test
     void theRegistrysFilterRejectsOnTheLeanPathWhatItRejectsOnStockRmi() throws Exception {
         Run lean = run(Jdk.of(25), "registry", true, s -> s, c -> c);

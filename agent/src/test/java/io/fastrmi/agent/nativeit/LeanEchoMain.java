@@ -21,7 +21,10 @@ import java.util.List;
  * {@code -Dlean.it.uid}, 1 by default), {@code POINT outcome} (a class a serial filter may reject),
  * {@code REGISTRY outcome} (a bind the registry's built-in filter rejects),
  * {@code AFTER outcome} (a call after those), {@code FIELDS direct} (or why the lean streams reach
- * fields through the JDK's field reflector), and {@code DONE}.
+ * fields through the JDK's field reflector), and {@code DONE}. With {@code -Dlean.it.limits=true}
+ * the client makes only binds that cross the registry's limits (run the server with a registry filter
+ * that allows this class's nested classes): {@code DEPTH n outcome} for a chain of n links, and
+ * {@code REFS n outcome} for an array of n numbers, each carried by a proxy's handler, then {@code DONE}.
  */
 public final class LeanEchoMain {
 
@@ -48,6 +51,31 @@ public final class LeanEchoMain {
         @Override
         public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) {
             return null;
+        }
+    }
+
+    /** Carries a payload into a bind: a proxy with this handler is a Remote the registry accepts by class. */
+    public static final class Carrier implements java.lang.reflect.InvocationHandler, Serializable {
+        private static final long serialVersionUID = 1L;
+        final Object payload;
+
+        Carrier(Object payload) {
+            this.payload = payload;
+        }
+
+        @Override
+        public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) {
+            return null;
+        }
+    }
+
+    /** One link of a chain: each is one level deeper in the stream. */
+    public static final class Link implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final Link next;
+
+        Link(Link next) {
+            this.next = next;
         }
     }
 
@@ -95,6 +123,11 @@ public final class LeanEchoMain {
     }
 
     private static void talk(int port) throws Exception {
+        if (Boolean.getBoolean("lean.it.limits")) {
+            crossLimits(LocateRegistry.getRegistry("127.0.0.1", port));
+            System.out.println("DONE");
+            System.exit(0);
+        }
         Echo echo = (Echo) LocateRegistry.getRegistry("127.0.0.1", port).lookup("echo");
         List<Corpus.Shape> shapes = Corpus.shapes();
         for (Corpus.Shape shape : shapes) {
@@ -134,6 +167,37 @@ public final class LeanEchoMain {
         System.out.println("FIELDS " + fieldAccess());
         System.out.println("DONE");
         System.exit(0);
+    }
+
+    /** Binds that cross the registry filter's depth and reference limits, one step at a time. */
+    private static void crossLimits(Registry registry) {
+        for (int n = 12; n <= 24; n++) {
+            Link chain = null;
+            for (int i = 0; i < n; i++) {
+                chain = new Link(chain);
+            }
+            Remote carried = carrier(chain);
+            System.out.println("DEPTH " + n + " " + outcome(() -> {
+                registry.rebind("deep", carried);
+                return "bound";
+            }));
+        }
+        for (int n = 30; n <= 60; n += 3) {
+            Object[] numbers = new Number[n];
+            for (int i = 0; i < n; i++) {
+                numbers[i] = new java.math.BigInteger(Integer.toString(1000 + i)); // distinct objects, each a reference
+            }
+            Remote carried = carrier(numbers);
+            System.out.println("REFS " + n + " " + outcome(() -> {
+                registry.rebind("many", carried);
+                return "bound";
+            }));
+        }
+    }
+
+    private static Remote carrier(Object payload) {
+        return (Remote) java.lang.reflect.Proxy.newProxyInstance(LeanEchoMain.class.getClassLoader(),
+                new Class<?>[] {Remote.class}, new Carrier(payload));
     }
 
     private interface Call {
