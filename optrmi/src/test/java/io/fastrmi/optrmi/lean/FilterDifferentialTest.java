@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * every question it is asked sees the same questions — the same class, array length, depth,
  * reference count and stream bytes, in the same order — from a lean message as from the JDK's
  * stream, for the corpus and for random graphs (shared objects, cycles, arrays, records, enums,
- * proxies, class hierarchies, writeObject and Externalizable data, readResolve); on a plain stream
+ * proxies, class hierarchies, writeObject and Externalizable data, readResolve, hooks that throw), and
+ * the read ends the same way (read, or the same exception); on a plain stream
  * and on one that reads a codebase annotation with each class as RMI's does. So every filter,
  * its limits included, decides as it does without the lean format. Each limit is also crossed by one
  * both ways, at the value the JDK's stream reaches (never a number written here).
@@ -78,7 +79,12 @@ class FilterDifferentialTest {
         }
         int crossings = 0;
         for (Object[] message : messages) {
-            Limits reached = Limits.of(jdkQuestionsRaw(false, message));
+            Limits reached;
+            try {
+                reached = Limits.of(jdkQuestionsRaw(false, message));
+            } catch (IllegalStateException refusedByItsClass) {
+                continue; // a graph whose class refuses it has no limit to cross
+            }
             for (String limit : reached.filters()) {
                 for (boolean annotated : new boolean[] {false, true}) {
                     String jdk = jdkDecision(annotated, message, limit);
@@ -121,8 +127,25 @@ class FilterDifferentialTest {
                 + " depth=" + info.depth() + " refs=" + info.references() + " bytes=" + info.streamBytes();
     }
 
+    /** The questions asked, then how the read ended: "read", or the exception's class and message (the class's own). */
     static List<String> jdkQuestions(boolean annotated, Object... message) throws Exception {
-        return jdkQuestionsRaw(annotated, message).stream().map(FilterDifferentialTest::question).toList();
+        Recording recording = new Recording();
+        ObjectInputStream in = jdkInput(annotated, message);
+        in.setObjectInputFilter(recording);
+        return asked(recording, in, message.length);
+    }
+
+    private static List<String> asked(Recording recording, ObjectInputStream in, int objects) {
+        String end;
+        try {
+            readMessage(in, objects);
+            end = "read";
+        } catch (Exception e) {
+            end = e.getClass().getName() + (e instanceof RuntimeException ? ": " + e.getMessage() : "");
+        }
+        List<String> asked = new ArrayList<>(recording.questions.stream().map(FilterDifferentialTest::question).toList());
+        asked.add(end);
+        return asked;
     }
 
     static List<ObjectInputFilter.FilterInfo> jdkQuestionsRaw(boolean annotated, Object... message) throws Exception {
@@ -137,8 +160,7 @@ class FilterDifferentialTest {
         Recording recording = new Recording();
         LeanObjectInputStream in = leanInput(annotated, message);
         in.setObjectInputFilter(recording);
-        readMessage(in, message.length);
-        return recording.questions.stream().map(FilterDifferentialTest::question).toList();
+        return asked(recording, in, message.length);
     }
 
     static String jdkDecision(boolean annotated, Object[] message, String pattern) throws Exception {
@@ -345,7 +367,7 @@ class FilterDifferentialTest {
             if (!made.isEmpty() && random.nextInt(6) == 0) {
                 return made.get(random.nextInt(made.size())); // shared, maybe a cycle's way back
             }
-            Object v = switch (random.nextInt(17)) {
+            Object v = switch (random.nextInt(18)) {
                 case 0 -> null;
                 case 1 -> string();
                 case 2 -> random.nextInt();
@@ -382,6 +404,7 @@ class FilterDifferentialTest {
                     yield s;
                 }
                 case 12 -> new java.util.ArrayList<>(java.util.List.of(string(), random.nextInt()));
+                case 14 -> new Refuses(random.nextInt(8) == 0, value(depth + 1));
                 case 13 -> java.lang.reflect.Proxy.newProxyInstance(FilterDifferentialTest.class.getClassLoader(),
                         new Class<?>[] {Corpus.Greeter.class}, new Corpus.FixedAnswer("hi"));
                 default -> {
@@ -507,6 +530,24 @@ class FilterDifferentialTest {
             v = in.readInt();
             o = in.readObject();
             in.readLong();
+        }
+    }
+
+    /** Sometimes refuses in its readObject, after reading its fields: the caller gets its exception. */
+    static final class Refuses implements Serializable {
+        final boolean refuse;
+        final Object inside;
+
+        Refuses(boolean refuse, Object inside) {
+            this.refuse = refuse;
+            this.inside = inside;
+        }
+
+        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            if (refuse) {
+                throw new IllegalStateException("refused, holding " + (inside == null ? null : inside.getClass().getName()));
+            }
         }
     }
 
