@@ -40,7 +40,7 @@ class HookExceptionsTest {
         return Stream.of(
                 new Case("readObject throws IllegalStateException", ThrowsInReadObject::new),
                 new Case("readResolve throws UnsupportedOperationException", ThrowsInReadResolve::new),
-                new Case("readExternal throws IllegalArgumentException", ThrowsInReadExternal::new),
+                new Case("readExternal throws IllegalArgumentException", () -> new External(0)),
                 new Case("validateObject throws InvalidObjectException", () -> new Validates(false)),
                 new Case("validateObject throws IllegalStateException", () -> new Validates(true)),
                 new Case("constructor of a non-serializable parent throws", ParentRefuses::new),
@@ -51,7 +51,7 @@ class HookExceptionsTest {
                 new Case("readObject reads objects until the end of the data", ReadsToTheEnd::new),
                 new Case("readObject reads an object before the int it wrote", ReadsOutOfOrder::new),
                 new Case("readObject reads defaults before the block it wrote first", DefaultsAfterBlock::new),
-                new Case("readExternal reads past what writeExternal wrote", ExternalReadsPast::new));
+                new Case("readExternal reads past what writeExternal wrote", () -> new External(1)));
     }
 
     @ParameterizedTest
@@ -110,18 +110,31 @@ class HookExceptionsTest {
         }
     }
 
-    public static final class ThrowsInReadExternal implements Externalizable {
-        public ThrowsInReadExternal() {
+    /** Writes its mode, then a short; reads them, then throws (mode 0) or reads a long past the end (mode 1). */
+    public static final class External implements Externalizable {
+        private int mode;
+
+        public External() {
+        }
+
+        External(int mode) {
+            this.mode = mode;
         }
 
         @Override
         public void writeExternal(ObjectOutput out) throws IOException {
-            out.writeInt(3);
+            out.writeByte(mode);
+            out.writeShort(3);
         }
 
         @Override
         public void readExternal(ObjectInput in) throws IOException {
-            throw new IllegalArgumentException("external refused " + in.readInt());
+            mode = in.readByte();
+            short value = in.readShort();
+            if (mode == 0) {
+                throw new IllegalArgumentException("external refused " + value);
+            }
+            in.readLong();
         }
     }
 
@@ -287,21 +300,6 @@ class HookExceptionsTest {
         }
     }
 
-    public static final class ExternalReadsPast implements Externalizable {
-        public ExternalReadsPast() {
-        }
-
-        @Override
-        public void writeExternal(ObjectOutput out) throws IOException {
-            out.writeShort(1);
-        }
-
-        @Override
-        public void readExternal(ObjectInput in) throws IOException {
-            in.readShort();
-            in.readLong();
-        }
-    }
 
     @ParameterizedTest
     @MethodSource("cases")
