@@ -8,7 +8,8 @@
 #   make compare  the same, full size: every KaRMI kernel and object, sweeps to 8 MiB (COMPARE_ARGS go to compare.sh)
 #   make sample-demo the sample RMI application without and with the agent, call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS)), built-in config and the README's
-#   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each
+#   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each, over
+#                 FUZZ_LANES fuzzers at once (seeds FUZZ_SEED, FUZZ_SEED+1, ...)
 #   make fuzz-lean  mutated lean-format streams against the reader, LEAN_FUZZ_INPUTS of them (make test runs 100,000)
 #   make bench-lean the lean format against JDK serialization, Kryo and Fory (JMH, module lean-bench): bytes per
 #                 repeated call, then write+read time of KaRMI's objects and a 3 KB object; LEAN_JMH_ARGS go to JMH;
@@ -41,6 +42,7 @@ AGENT_JAR := agent/target/fastrmi-agent.jar
 NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:samples/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
 FUZZ_COUNT ?= 500000
+FUZZ_LANES ?= 4
 LEAN_FUZZ_INPUTS ?= 5000000
 LEAN_JMH_ARGS ?=
 LEAN_BENCH_CP = lean-bench/target/classes:$$(cat lean-bench/target/classpath.txt)
@@ -122,7 +124,7 @@ startup: build
 # many fuzzed answers to an agent client (make test runs 5,000 of each). FUZZ_SEED repeats a run.
 fuzz: build
 	$(MVN) $(MVN_PROPS) -o verify -pl agent -Dtest=NoUnit -Dsurefire.failIfNoSpecifiedTests=false \
-	  -Dit.test=AddressFuzzIT -Dit.fork.timeout=0 -Dfastrmi.fuzz.count=$(FUZZ_COUNT) $(if $(FUZZ_SEED),-Dfastrmi.fuzz.seed=$(FUZZ_SEED))
+	  -Dit.test=AddressFuzzIT -Dit.fork.timeout=0 -Dfastrmi.fuzz.count=$(FUZZ_COUNT) -Dfastrmi.fuzz.lanes=$(FUZZ_LANES) $(if $(FUZZ_SEED),-Dfastrmi.fuzz.seed=$(FUZZ_SEED))
 
 # A long-lived ofi:shm server with client churn at full size: $(CHURN_CLIENTS) client JVMs over its life, at
 # libfabric's own limit of peers per context (make test runs 20 clients against contexts of 18).

@@ -15,6 +15,7 @@ import io.fastrmi.testkit.NativeAddressBytes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,15 +27,18 @@ import org.junit.jupiter.api.Test;
  * connection, never a hang; each RMI call answered with a fuzzed address fails with a
  * RemoteException; both JVMs survive, and the server still serves. {@code -Dfastrmi.fuzz.count=N}
  * sets how many of each (5,000 in {@code make test}; {@code make fuzz} runs 500,000 of each), and
- * {@code -Dfastrmi.fuzz.seed=S} repeats a run (the seed is printed).
+ * {@code -Dfastrmi.fuzz.seed=S} repeats a run (the seed is printed). {@code -Dfastrmi.fuzz.lanes=L}
+ * splits them over L fuzzers at once (seeds S, S+1, ...) against the one server, and L answer
+ * clients: a fuzzer mostly waits, so a full-size run goes L times faster.
  */
 class AddressFuzzIT {
 
     private static final int COUNT = Integer.getInteger("fastrmi.fuzz.count", 5_000);
     private static final long SEED = Long.getLong("fastrmi.fuzz.seed", System.nanoTime());
+    private static final int LANES = Math.max(1, Integer.getInteger("fastrmi.fuzz.lanes", 1));
     private static final String TRANSPORTS = "ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, ucx:tcp, tcp";
     /** How long a fuzz may run: about 100 answers a second here, more offers. */
-    private static final Duration LIMIT = Duration.ofSeconds(120 + COUNT / 20);
+    private static final Duration LIMIT = Duration.ofSeconds(120 + COUNT / LANES / 20);
 
     @Test
     void fuzzedOfferAddressesEndCleanlyAndTheServerSurvives() throws Exception {
@@ -44,15 +48,24 @@ class AddressFuzzIT {
         Jdk jdk = Jdk.of(25);
         try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config, LIMIT)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm fuzzer = JvmLauncher.on(jdk).name("fuzzer").classpathOf(AddressFuzzMain.class)
-                    .classpathOf(NativeAddressBytes.class).classpathOf(Handshake.class).classpathOf(JvmFingerprint.class).main(AddressFuzzMain.class).timeLimit(LIMIT)
-                    .args("offers", "127.0.0.1", port, String.valueOf(COUNT), String.valueOf(SEED)).start()) {
-                Matcher summary = fuzzer.awaitLine(Pattern.compile("^OFFERS (\\d+) accepted=(\\d+) closed=(\\d+) hung=(\\d+) refused=(\\d+)$"),
-                        LIMIT);
-                System.out.println("seed " + SEED + ": " + summary.group(0));
-                assertEquals("0", summary.group(4), "offers that got no end within 10 s: " + summary.group(0));
-                // Mutated addresses are mostly wrong: most are refused, which shows they were looked at
-                assertTrue(Integer.parseInt(summary.group(3)) + Integer.parseInt(summary.group(5)) > COUNT / 2, summary.group(0));
+            List<ManagedJvm> fuzzers = new ArrayList<>();
+            try {
+                for (int lane = 0; lane < LANES; lane++) {
+                    fuzzers.add(JvmLauncher.on(jdk).name("fuzzer-" + lane).classpathOf(AddressFuzzMain.class)
+                            .classpathOf(NativeAddressBytes.class).classpathOf(Handshake.class).classpathOf(JvmFingerprint.class)
+                            .main(AddressFuzzMain.class).timeLimit(LIMIT)
+                            .args("offers", "127.0.0.1", port, String.valueOf(share(lane)), String.valueOf(SEED + lane)).start());
+                }
+                for (int lane = 0; lane < LANES; lane++) {
+                    Matcher summary = fuzzers.get(lane).awaitLine(
+                            Pattern.compile("^OFFERS (\\d+) accepted=(\\d+) closed=(\\d+) hung=(\\d+) refused=(\\d+)$"), LIMIT);
+                    System.out.println("seed " + (SEED + lane) + ": " + summary.group(0));
+                    assertEquals("0", summary.group(4), "offers that got no end within 10 s: " + summary.group(0));
+                    // Mutated addresses are mostly wrong: most are refused, which shows they were looked at
+                    assertTrue(Integer.parseInt(summary.group(3)) + Integer.parseInt(summary.group(5)) > share(lane) / 2, summary.group(0));
+                }
+            } finally {
+                fuzzers.forEach(ManagedJvm::close);
             }
             assertTrue(server.isAlive(), () -> "the server died:\n" + String.join("\n", server.output()));
             try (ManagedJvm client = JvmLauncher.on(jdk).name("client").agent(agent, "config=" + config)
@@ -67,17 +80,31 @@ class AddressFuzzIT {
     @Test
     void fuzzedAnswerAddressesFailTheCallAndTheClientSurvives() throws Exception {
         Path dir = ItSupport.directory("fuzz-answers");
-        try (ManagedJvm client = JvmLauncher.on(Jdk.of(25)).name("client").agent(ItSupport.agentJar(), "config=" + config(dir))
-                .jvmArgs("--enable-native-access=ALL-UNNAMED", "-Dsun.rmi.transport.tcp.handshakeTimeout=2000")
-                .classpathOf(AddressFuzzMain.class).classpathOf(NativeAddressBytes.class).main(AddressFuzzMain.class).timeLimit(LIMIT)
-                .args("answers", String.valueOf(COUNT), String.valueOf(SEED)).start()) {
-            Matcher summary = client.awaitLine(Pattern.compile("^ANSWERS (\\d+) other=(\\d+) remote-exceptions=(\\d+)$"),
-                    LIMIT);
-            System.out.println("seed " + SEED + ": " + summary.group(0));
-            assertEquals("0", summary.group(2), () -> String.join("\n", client.output()));
-            assertEquals(String.valueOf(COUNT), summary.group(3));
-            assertEquals(0, client.awaitExit(Duration.ofSeconds(60)));
+        List<ManagedJvm> clients = new ArrayList<>();
+        try {
+            for (int lane = 0; lane < LANES; lane++) {
+                clients.add(JvmLauncher.on(Jdk.of(25)).name("client-" + lane).agent(ItSupport.agentJar(), "config=" + config(dir))
+                        .jvmArgs("--enable-native-access=ALL-UNNAMED", "-Dsun.rmi.transport.tcp.handshakeTimeout=2000")
+                        .classpathOf(AddressFuzzMain.class).classpathOf(NativeAddressBytes.class).main(AddressFuzzMain.class).timeLimit(LIMIT)
+                        .args("answers", String.valueOf(share(lane)), String.valueOf(SEED + lane)).start());
+            }
+            for (int lane = 0; lane < LANES; lane++) {
+                ManagedJvm client = clients.get(lane);
+                Matcher summary = client.awaitLine(Pattern.compile("^ANSWERS (\\d+) other=(\\d+) remote-exceptions=(\\d+)$"),
+                        LIMIT);
+                System.out.println("seed " + (SEED + lane) + ": " + summary.group(0));
+                assertEquals("0", summary.group(2), () -> String.join("\n", client.output()));
+                assertEquals(String.valueOf(share(lane)), summary.group(3));
+                assertEquals(0, client.awaitExit(Duration.ofSeconds(60)));
+            }
+        } finally {
+            clients.forEach(ManagedJvm::close);
         }
+    }
+
+    /** A lane's part of the count (the first lanes take the remainder). */
+    private static int share(int lane) {
+        return COUNT / LANES + (lane < COUNT % LANES ? 1 : 0);
     }
 
     private static Path config(Path dir) throws Exception {
