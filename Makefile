@@ -84,6 +84,7 @@ test-c:
 	$(MAKE) -C native test
 	$(MAKE) -C native test-asan
 	scripts/test-install-deps.sh
+	scripts/check-links.sh
 
 test-java: check-jdk native
 	@if [[ -z "$(JDK17_HOME)" || -z "$(JDK25_HOME)" ]]; then \
