@@ -25,11 +25,6 @@ final class JdkSerialClasses {
     private static final MethodHandle CHECK_SERIALIZE;
     private static final MethodHandle CHECK_DESERIALIZE;
     private static final MethodHandle CHECK_DEFAULT_SERIALIZE;
-    private static final MethodHandle IS_PROXY;
-    private static final MethodHandle IS_ENUM;
-    private static final MethodHandle IS_RECORD;
-    private static final MethodHandle IS_EXTERNALIZABLE;
-    private static final MethodHandle IS_INSTANTIABLE;
     private static final MethodHandle HAS_WRITE_OBJECT;
     private static final MethodHandle HAS_READ_OBJECT;
     private static final MethodHandle HAS_WRITE_REPLACE;
@@ -58,7 +53,7 @@ final class JdkSerialClasses {
     private static final MethodHandle ALLOCATE_INSTANCE = findAllocateInstance();
 
     static {
-        MethodHandle[] h = new MethodHandle[29];
+        MethodHandle[] h = new MethodHandle[24];
         java.lang.invoke.VarHandle serialFilter = null;
         java.lang.invoke.VarHandle streamFilterSet = null;
         String unavailable = null;
@@ -71,32 +66,27 @@ final class JdkSerialClasses {
             h[1] = io.findVirtual(osc, "checkSerialize", MethodType.methodType(void.class));
             h[2] = io.findVirtual(osc, "checkDeserialize", MethodType.methodType(void.class));
             h[3] = io.findVirtual(osc, "checkDefaultSerialize", MethodType.methodType(void.class));
-            h[4] = io.findVirtual(osc, "isProxy", MethodType.methodType(boolean.class));
-            h[5] = io.findVirtual(osc, "isEnum", MethodType.methodType(boolean.class));
-            h[6] = io.findVirtual(osc, "isRecord", MethodType.methodType(boolean.class));
-            h[7] = io.findVirtual(osc, "isExternalizable", MethodType.methodType(boolean.class));
-            h[8] = io.findVirtual(osc, "isInstantiable", MethodType.methodType(boolean.class));
-            h[9] = io.findVirtual(osc, "hasWriteObjectMethod", MethodType.methodType(boolean.class));
-            h[10] = io.findVirtual(osc, "hasReadObjectMethod", MethodType.methodType(boolean.class));
-            h[11] = io.findVirtual(osc, "hasWriteReplaceMethod", MethodType.methodType(boolean.class));
-            h[12] = io.findVirtual(osc, "hasReadResolveMethod", MethodType.methodType(boolean.class));
-            h[13] = io.findVirtual(osc, "newInstance", MethodType.methodType(Object.class));
-            h[14] = io.findVirtual(osc, "invokeWriteObject", MethodType.methodType(void.class, Object.class, ObjectOutputStream.class));
-            h[15] = io.findVirtual(osc, "invokeReadObject", MethodType.methodType(void.class, Object.class, ObjectInputStream.class));
-            h[16] = io.findVirtual(osc, "invokeWriteReplace", MethodType.methodType(Object.class, Object.class));
-            h[17] = io.findVirtual(osc, "invokeReadResolve", MethodType.methodType(Object.class, Object.class));
-            h[18] = io.findVirtual(osc, "getClassDataLayout", MethodType.methodType(slot.arrayType()))
+            h[4] = io.findVirtual(osc, "hasWriteObjectMethod", MethodType.methodType(boolean.class));
+            h[5] = io.findVirtual(osc, "hasReadObjectMethod", MethodType.methodType(boolean.class));
+            h[6] = io.findVirtual(osc, "hasWriteReplaceMethod", MethodType.methodType(boolean.class));
+            h[7] = io.findVirtual(osc, "hasReadResolveMethod", MethodType.methodType(boolean.class));
+            h[8] = io.findVirtual(osc, "newInstance", MethodType.methodType(Object.class));
+            h[9] = io.findVirtual(osc, "invokeWriteObject", MethodType.methodType(void.class, Object.class, ObjectOutputStream.class));
+            h[10] = io.findVirtual(osc, "invokeReadObject", MethodType.methodType(void.class, Object.class, ObjectInputStream.class));
+            h[11] = io.findVirtual(osc, "invokeWriteReplace", MethodType.methodType(Object.class, Object.class));
+            h[12] = io.findVirtual(osc, "invokeReadResolve", MethodType.methodType(Object.class, Object.class));
+            h[13] = io.findVirtual(osc, "getClassDataLayout", MethodType.methodType(slot.arrayType()))
                     .asType(MethodType.methodType(Object[].class, osc));
-            h[19] = io.findGetter(slot, "desc", osc).asType(MethodType.methodType(osc, Object.class));
-            h[20] = io.findVirtual(osc, "getPrimDataSize", MethodType.methodType(int.class));
-            h[21] = io.findVirtual(osc, "getNumObjFields", MethodType.methodType(int.class));
-            h[22] = io.findVirtual(osc, "getPrimFieldValues", MethodType.methodType(void.class, Object.class, byte[].class));
-            h[23] = io.findVirtual(osc, "setPrimFieldValues", MethodType.methodType(void.class, Object.class, byte[].class));
-            h[24] = io.findVirtual(osc, "getObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
-            h[25] = io.findVirtual(osc, "setObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
-            h[26] = io.findStatic(records, "deserializationCtr", MethodType.methodType(MethodHandle.class, osc));
-            h[27] = io.findConstructor(java.io.OptionalDataException.class, MethodType.methodType(void.class, int.class));
-            h[28] = io.findConstructor(java.io.OptionalDataException.class, MethodType.methodType(void.class, boolean.class));
+            h[14] = io.findGetter(slot, "desc", osc).asType(MethodType.methodType(osc, Object.class));
+            h[15] = io.findVirtual(osc, "getPrimDataSize", MethodType.methodType(int.class));
+            h[16] = io.findVirtual(osc, "getNumObjFields", MethodType.methodType(int.class));
+            h[17] = io.findVirtual(osc, "getPrimFieldValues", MethodType.methodType(void.class, Object.class, byte[].class));
+            h[18] = io.findVirtual(osc, "setPrimFieldValues", MethodType.methodType(void.class, Object.class, byte[].class));
+            h[19] = io.findVirtual(osc, "getObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
+            h[20] = io.findVirtual(osc, "setObjFieldValues", MethodType.methodType(void.class, Object.class, Object[].class));
+            h[21] = io.findStatic(records, "deserializationCtr", MethodType.methodType(MethodHandle.class, osc));
+            h[22] = io.findConstructor(java.io.OptionalDataException.class, MethodType.methodType(void.class, int.class));
+            h[23] = io.findConstructor(java.io.OptionalDataException.class, MethodType.methodType(void.class, boolean.class));
             MethodHandles.Lookup input = MethodHandles.privateLookupIn(ObjectInputStream.class, MethodHandles.lookup());
             serialFilter = input.findVarHandle(ObjectInputStream.class, "serialFilter", java.io.ObjectInputFilter.class);
             streamFilterSet = input.findVarHandle(ObjectInputStream.class, "streamFilterSet", boolean.class);
@@ -110,31 +100,26 @@ final class JdkSerialClasses {
         CHECK_SERIALIZE = h[1];
         CHECK_DESERIALIZE = h[2];
         CHECK_DEFAULT_SERIALIZE = h[3];
-        IS_PROXY = h[4];
-        IS_ENUM = h[5];
-        IS_RECORD = h[6];
-        IS_EXTERNALIZABLE = h[7];
-        IS_INSTANTIABLE = h[8];
-        HAS_WRITE_OBJECT = h[9];
-        HAS_READ_OBJECT = h[10];
-        HAS_WRITE_REPLACE = h[11];
-        HAS_READ_RESOLVE = h[12];
-        NEW_INSTANCE = h[13];
-        INVOKE_WRITE_OBJECT = h[14];
-        INVOKE_READ_OBJECT = h[15];
-        INVOKE_WRITE_REPLACE = h[16];
-        INVOKE_READ_RESOLVE = h[17];
-        CLASS_DATA_LAYOUT = h[18];
-        SLOT_DESC = h[19];
-        PRIM_DATA_SIZE = h[20];
-        NUM_OBJ_FIELDS = h[21];
-        GET_PRIM_VALUES = h[22];
-        SET_PRIM_VALUES = h[23];
-        GET_OBJ_VALUES = h[24];
-        SET_OBJ_VALUES = h[25];
-        RECORD_CONSTRUCTOR = h[26];
-        OPTIONAL_DATA_LENGTH = h[27];
-        OPTIONAL_DATA_END = h[28];
+        HAS_WRITE_OBJECT = h[4];
+        HAS_READ_OBJECT = h[5];
+        HAS_WRITE_REPLACE = h[6];
+        HAS_READ_RESOLVE = h[7];
+        NEW_INSTANCE = h[8];
+        INVOKE_WRITE_OBJECT = h[9];
+        INVOKE_READ_OBJECT = h[10];
+        INVOKE_WRITE_REPLACE = h[11];
+        INVOKE_READ_RESOLVE = h[12];
+        CLASS_DATA_LAYOUT = h[13];
+        SLOT_DESC = h[14];
+        PRIM_DATA_SIZE = h[15];
+        NUM_OBJ_FIELDS = h[16];
+        GET_PRIM_VALUES = h[17];
+        SET_PRIM_VALUES = h[18];
+        GET_OBJ_VALUES = h[19];
+        SET_OBJ_VALUES = h[20];
+        RECORD_CONSTRUCTOR = h[21];
+        OPTIONAL_DATA_LENGTH = h[22];
+        OPTIONAL_DATA_END = h[23];
     }
 
     /** {@code new OptionalDataException(length)}: primitive data, {@code length} bytes of it in the block, is next. */
@@ -200,26 +185,6 @@ final class JdkSerialClasses {
         } catch (Throwable t) {
             throw unexpected(t);
         }
-    }
-
-    static boolean isProxy(ObjectStreamClass desc) {
-        return flag(IS_PROXY, desc);
-    }
-
-    static boolean isEnum(ObjectStreamClass desc) {
-        return flag(IS_ENUM, desc);
-    }
-
-    static boolean isRecord(ObjectStreamClass desc) {
-        return flag(IS_RECORD, desc);
-    }
-
-    static boolean isExternalizable(ObjectStreamClass desc) {
-        return flag(IS_EXTERNALIZABLE, desc);
-    }
-
-    static boolean isInstantiable(ObjectStreamClass desc) {
-        return flag(IS_INSTANTIABLE, desc);
     }
 
     static boolean hasWriteObject(ObjectStreamClass desc) {
