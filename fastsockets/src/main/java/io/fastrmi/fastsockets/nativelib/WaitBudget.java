@@ -7,6 +7,9 @@ package io.fastrmi.fastsockets.nativelib;
  */
 public interface WaitBudget {
 
+    /** The bytes of a budget kept in native memory: {@code FASTRMI_WAIT_BUDGET_SIZE} of {@code fastrmi.h} (a test pins it). */
+    long NATIVE_SIZE = 32;
+
     /**
      * Whether a wait starting now could spin at all (false: {@code wait = block}, or adaptive on a
      * crowded machine); learns nothing and makes no system call most of the time, so a caller

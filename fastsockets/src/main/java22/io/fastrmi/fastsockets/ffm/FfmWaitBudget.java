@@ -8,11 +8,8 @@ import java.lang.foreign.MemorySegment;
 /** A budget in native memory (freed with this object), decided and taught by the library. */
 final class FfmWaitBudget implements WaitBudget {
 
-    /** FASTRMI_WAIT_BUDGET_SIZE of fastrmi.h. */
-    static final long SIZE = 32;
-
     private final NativeCalls calls;
-    private final MemorySegment budget = Arena.ofAuto().allocate(SIZE, 8);
+    private final MemorySegment budget = Arena.ofAuto().allocate(NATIVE_SIZE, 8);
     private final int mode;
     private final long maxSpinNanos;
 
