@@ -36,11 +36,13 @@ final class JdkDescriptor {
      * proxy, TC_PROXYCLASSDESC, the interface count and names.
      */
     final int headBytes;
-    /** Per field, its type code and name. */
-    final int[] fieldBytes;
-    /** Per field, its type string's number, or -1 for a primitive field. */
+    /** Bytes of the head and every field's type code and name: all but the object fields' type strings. */
+    final int plainBytes;
+    /** Per object field, the bytes from the head's end to its type string (type strings before it not counted). */
+    final int[] typeStringAt;
+    /** Per object field, its type string's number. */
     final int[] signatures;
-    /** Per field, its type string written anew (TC_STRING, length, characters). */
+    /** Per object field, its type string written anew (TC_STRING, length, characters). */
     final int[] signatureBytes;
     /** A proxy's interfaces, asked of the filter before the proxy class. */
     final Class<?>[] interfaces;
@@ -55,15 +57,26 @@ final class JdkDescriptor {
         this.javaClass = type.getName().startsWith("java.");
         ObjectStreamField[] fields = type.isPrimitive() || proxy ? new ObjectStreamField[0]
                 : ObjectStreamClass.lookupAny(type).getFields();
-        this.fieldBytes = new int[fields.length];
-        this.signatures = new int[fields.length];
-        this.signatureBytes = new int[fields.length];
-        for (int i = 0; i < fields.length; i++) {
-            fieldBytes[i] = 1 + 2 + utf(fields[i].getName());
-            String signature = fields[i].getTypeString();
-            signatures[i] = signature == null ? -1 : SIGNATURES.computeIfAbsent(signature, s -> SIGNATURE_IDS.getAndIncrement());
-            signatureBytes[i] = signature == null ? 0 : 1 + 2 + utf(signature);
+        int objects = 0;
+        for (ObjectStreamField f : fields) {
+            objects += f.isPrimitive() ? 0 : 1;
         }
+        this.typeStringAt = new int[objects];
+        this.signatures = new int[objects];
+        this.signatureBytes = new int[objects];
+        int at = 0;
+        int k = 0;
+        for (ObjectStreamField f : fields) {
+            at += 1 + 2 + utf(f.getName());
+            String signature = f.getTypeString();
+            if (signature != null) {
+                typeStringAt[k] = at;
+                signatures[k] = SIGNATURES.computeIfAbsent(signature, s -> SIGNATURE_IDS.getAndIncrement());
+                signatureBytes[k] = 1 + 2 + utf(signature);
+                k++;
+            }
+        }
+        int fieldsBytes = at;
         if (proxy) {
             this.interfaces = type.getInterfaces();
             int head = 1 + 4;
@@ -71,10 +84,12 @@ final class JdkDescriptor {
                 head += 2 + utf(i.getName());
             }
             this.headBytes = head;
+            this.plainBytes = head;
             this.superDescriptor = of(Proxy.class);
         } else {
             this.interfaces = null;
             this.headBytes = 1 + 2 + utf(type.getName()) + 8 + 1 + 2;
+            this.plainBytes = headBytes + fieldsBytes;
             Class<?> parent = type.getSuperclass();
             this.superDescriptor = parent != null && ObjectStreamClass.lookup(parent) != null ? of(parent) : null;
         }

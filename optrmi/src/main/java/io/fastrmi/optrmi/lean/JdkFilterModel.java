@@ -144,14 +144,14 @@ final class JdkFilterModel {
             return;
         }
         descriptorsRead[id] = message;
-        bytes += descriptor.headBytes;
+        long start = bytes;
+        long typeStrings = 0;
         int[] signatures = descriptor.signatures;
         for (int i = 0; i < signatures.length; i++) {
-            bytes += descriptor.fieldBytes[i];
-            if (signatures[i] >= 0) {
-                typeString(signatures[i], descriptor.signatureBytes[i]);
-            }
+            bytes = start + descriptor.headBytes + descriptor.typeStringAt[i] + typeStrings;
+            typeStrings += typeString(signatures[i], descriptor.signatureBytes[i]);
         }
+        bytes = start + descriptor.plainBytes + typeStrings;
         if (annotations) {
             annotation(annotation);
         }
@@ -220,17 +220,18 @@ final class JdkFilterModel {
         }
     }
 
-    private void typeString(int number, int fresh) throws InvalidClassException {
+    /** A field's type string, read anew or as a back reference (checked): returns its bytes. */
+    private int typeString(int number, int fresh) throws InvalidClassException {
         if (number >= signaturesRead.length) {
             signaturesRead = java.util.Arrays.copyOf(signaturesRead, Math.max(number + 1, 2 * signaturesRead.length));
         }
         if (signaturesRead[number] == message) {
             bytes += BACK_REFERENCE;
             check(null, -1);
-        } else {
-            signaturesRead[number] = message;
-            bytes += fresh;
+            return BACK_REFERENCE;
         }
+        signaturesRead[number] = message;
+        return fresh;
     }
 
     /** RMI's annotation: read as an object (a reference, a level deeper): null, a string, or a string again. */
