@@ -11,8 +11,6 @@ import java.io.ObjectInputValidation;
 import java.io.ObjectStreamField;
 import java.io.StreamCorruptedException;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The receiving end of one direction of a connection in the lean format ({@link LeanFormat}).
@@ -42,33 +40,15 @@ public final class LeanReader {
         }
     }
 
-    /** One entry of the incoming class table: the local class, or why there is none. */
-    private static final class Entry {
-        final LeanClass.Sent sent;
-        final LeanClass local;
-        final Exception problem;
-        final Object context;
-        /** What the JDK would send for the local class (null with no local class). */
-        final JdkDescriptor jdkDescriptor;
-
-        Entry(LeanClass.Sent sent, LeanClass local, Exception problem, Object context) {
-            this.sent = sent;
-            this.local = local;
-            this.problem = problem;
-            this.context = context;
-            this.jdkDescriptor = local == null ? null : JdkDescriptor.of(local.type);
-        }
-    }
-
     private static final Object UNSHARED = new Object();
     private static final Object SKIPPED = new Object();
     private static final int KEPT_HANDLES = 4096;
 
     private final InBuffer in;
-    private final Resolver resolver;
     /** What the JDK would count reading the same objects: what the serial filter is told. */
     private final JdkFilterModel jdk;
-    private final List<Entry> classes = new ArrayList<>();
+    /** The peer's classes, by the ids it sent them with. */
+    private final ClassTable classes;
     private Object[] handles = new Object[64];
     private int handleCount;
     private ObjectInputStream facade;
@@ -80,7 +60,8 @@ public final class LeanReader {
     private Object currentObject;
     private LeanClass.Slot currentSlot;
     private boolean currentSlotRead;
-    private List<Validation> validations;
+    /** Validations registered during the outermost readObject, run when it ends (null: none). */
+    private Validations validations;
     /** The custom data a class's hook reads now (the JDK's block-data mode), or null. */
     private CustomData custom;
     /** The next value is read by readObject itself, in the JDK's block-data mode (not as a field or element). */
@@ -92,8 +73,8 @@ public final class LeanReader {
     private String messageFailed;
 
     public LeanReader(InputStream source, Resolver resolver) {
-        this.in = new InBuffer(source, this::readDescriptors);
-        this.resolver = resolver;
+        this.classes = new ClassTable(resolver);
+        this.in = new InBuffer(source, classes::readDescriptors);
         this.jdk = new JdkFilterModel(resolver.readsAnnotations());
     }
 
@@ -168,7 +149,9 @@ public final class LeanReader {
                 obj = readValue(unshared);
             }
             if (outermost && validations != null) {
-                runValidations();
+                Validations pending = validations;
+                validations = null;
+                pending.run();
             }
             return obj;
         } catch (IOException | ClassNotFoundException e) {
@@ -381,9 +364,9 @@ public final class LeanReader {
             throw new InvalidObjectException("null callback");
         }
         if (validations == null) {
-            validations = new ArrayList<>();
+            validations = new Validations();
         }
-        validations.add(new Validation(validation, priority, validations.size()));
+        validations.add(validation, priority);
     }
 
     /** A string or null, as the JDK's {@code readObject0} reads it for {@code readObject(String.class)}. */
@@ -452,9 +435,9 @@ public final class LeanReader {
                 return finish(handle, s, unshared);
             }
             case LeanFormat.CLASS: {
-                Entry entry = readClass();
+                ClassTable.Entry entry = readClass();
                 int handle = reserve(unshared);
-                LeanClass lean = usable(entry);
+                LeanClass lean = ClassTable.usable(entry);
                 return finish(handle, lean.type, unshared);
             }
             case LeanFormat.OBJECT:
@@ -483,8 +466,8 @@ public final class LeanReader {
         return obj;
     }
 
-    private Object readInstance(Entry entry, boolean unshared) throws IOException, ClassNotFoundException {
-        LeanClass lean = usable(entry);
+    private Object readInstance(ClassTable.Entry entry, boolean unshared) throws IOException, ClassNotFoundException {
+        LeanClass lean = ClassTable.usable(entry);
         switch (lean.kind) {
             case LeanFormat.KIND_ARRAY:
                 return readArray(lean, unshared);
@@ -542,7 +525,7 @@ public final class LeanReader {
         return finish(handle, array, unshared);
     }
 
-    private Object readSerial(Entry entry, LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
+    private Object readSerial(ClassTable.Entry entry, LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
         lean.checkDeserialize();
         Object obj = lean.newInstance();
         int handle = reserve(unshared);
@@ -892,84 +875,15 @@ public final class LeanReader {
         }
     }
 
-    /** A descriptor frame: each new class's id (the table's size) and descriptor, checked against the local class. */
-    private void readDescriptors(InBuffer frame) throws IOException {
-        while (!frame.exhausted()) {
-            int id = frame.readVarint();
-            if (id != classes.size()) {
-                throw new StreamCorruptedException("lean stream: a descriptor for class id " + id + " where " + classes.size() + " was next");
-            }
-            classes.add(firstSight(LeanClass.Sent.read(frame)));
-        }
-    }
-
-    /** A class id; its entry, resolved again when the class loader in effect changed. */
-    private Entry readClass() throws IOException {
-        int id = in.readVarint();
-        if (id >= classes.size()) {
-            throw new StreamCorruptedException("lean stream: class id " + id + " of " + classes.size() + " sent");
-        }
-        Entry entry = classes.get(id);
-        if (entry.context != resolver.context()) {
-            entry = firstSight(entry.sent);
-            classes.set(id, entry);
-        }
+    /** A class id: its entry, and what the JDK would read and ask the filter for its descriptor. */
+    private ClassTable.Entry readClass() throws IOException {
+        ClassTable.Entry entry = classes.entry(in.readVarint());
         if (entry.local != null) {
             jdk.descriptor(entry.jdkDescriptor, entry.sent.annotation);
         } else {
             jdk.unresolvedDescriptor();
         }
         return entry;
-    }
-
-    private Entry firstSight(LeanClass.Sent sent) {
-        Object context = resolver.context();
-        try {
-            Class<?> type;
-            if (sent.kind == LeanFormat.KIND_PROXY) {
-                type = resolver.resolveProxy(sent.interfaces, sent.annotation);
-                if (!java.lang.reflect.Proxy.isProxyClass(type)) {
-                    throw new InvalidClassException(sent.name, "not a proxy class here");
-                }
-            } else {
-                type = resolver.resolve(sent.name, sent.annotation);
-            }
-            LeanClass local = LeanClass.of(type);
-            local.check(sent);
-            return new Entry(sent, local, null, context);
-        } catch (ClassNotFoundException | InvalidClassException e) {
-            return new Entry(sent, null, e, context);
-        } catch (RuntimeException | LinkageError e) {
-            return new Entry(sent, null, new ClassNotFoundException(sent.name + " (" + e + ")", e), context);
-        }
-    }
-
-    private static LeanClass usable(Entry entry) throws IOException, ClassNotFoundException {
-        if (entry.local != null) {
-            return entry.local;
-        }
-        if (entry.problem instanceof InvalidClassException e) {
-            InvalidClassException again = new InvalidClassException(e.classname, stripClassName(e));
-            again.initCause(e);
-            throw again;
-        }
-        // A class that cannot be resolved here: the rest of the message cannot be decoded.
-        throw new ClassNotFoundException(entry.sent.name, entry.problem);
-    }
-
-    private static String stripClassName(InvalidClassException e) {
-        String message = e.getMessage();
-        String prefix = e.classname + "; ";
-        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
-    }
-
-    private void runValidations() throws InvalidObjectException {
-        List<Validation> pending = validations;
-        validations = null;
-        pending.sort((a, b) -> a.priority != b.priority ? Integer.compare(b.priority, a.priority) : Integer.compare(a.order, b.order));
-        for (Validation v : pending) {
-            v.callback.validateObject();
-        }
     }
 
     private void checkUsable() throws IOException {
@@ -996,94 +910,5 @@ public final class LeanReader {
         }
     }
 
-    private record Validation(ObjectInputValidation callback, int priority, int order) {
-    }
 
-    /** ObjectInputStream.GetField over one class's fields as they were read. */
-    private static final class LeanGetField extends ObjectInputStream.GetField {
-        final LeanClass.Slot slot;
-        final byte[] prims;
-        final Object[] objects;
-
-        LeanGetField(LeanClass.Slot slot) {
-            this.slot = slot;
-            this.prims = new byte[slot.primDataSize];
-            this.objects = new Object[slot.objectFields];
-        }
-
-        @Override
-        public java.io.ObjectStreamClass getObjectStreamClass() {
-            return slot.desc;
-        }
-
-        @Override
-        public boolean defaulted(String name) {
-            if (slot.field(name, null) == null) {
-                throw new IllegalArgumentException("no such field " + name);
-            }
-            return false;
-        }
-
-        private int offset(String name, Class<?> type) {
-            ObjectStreamField field = slot.field(name, type);
-            if (field == null) {
-                throw new IllegalArgumentException("no such field " + name + " with type " + type);
-            }
-            return field.getOffset();
-        }
-
-        private long bits(String name, Class<?> type, int size) {
-            int at = offset(name, type);
-            long v = 0;
-            for (int i = 0; i < size; i++) {
-                v = v << 8 | (prims[at + i] & 0xFF);
-            }
-            return v;
-        }
-
-        @Override
-        public boolean get(String name, boolean val) {
-            return prims[offset(name, boolean.class)] != 0;
-        }
-
-        @Override
-        public byte get(String name, byte val) {
-            return prims[offset(name, byte.class)];
-        }
-
-        @Override
-        public char get(String name, char val) {
-            return (char) bits(name, char.class, 2);
-        }
-
-        @Override
-        public short get(String name, short val) {
-            return (short) bits(name, short.class, 2);
-        }
-
-        @Override
-        public int get(String name, int val) {
-            return (int) bits(name, int.class, 4);
-        }
-
-        @Override
-        public long get(String name, long val) {
-            return bits(name, long.class, 8);
-        }
-
-        @Override
-        public float get(String name, float val) {
-            return Float.intBitsToFloat((int) bits(name, float.class, 4));
-        }
-
-        @Override
-        public double get(String name, double val) {
-            return Double.longBitsToDouble(bits(name, double.class, 8));
-        }
-
-        @Override
-        public Object get(String name, Object val) {
-            return objects[offset(name, Object.class)];
-        }
-    }
 }

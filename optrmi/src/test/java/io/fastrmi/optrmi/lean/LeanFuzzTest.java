@@ -91,7 +91,7 @@ class LeanFuzzTest {
     /** Where the reader calls a class's own code. */
     private static final java.util.Set<String> HOOK_CALLS = java.util.Set.of(
             "JdkSerialClasses.invokeReadObject", "JdkSerialClasses.invokeReadResolve", "JdkSerialClasses.newInstance",
-            "LeanReader.readExternal", "LeanReader.readRecord", "LeanReader.runValidations");
+            "LeanReader.readExternal", "LeanReader.readRecord", "Validations.run");
 
     /** The reader's own code (the corpus's classes share its package). */
     private static boolean readerCode(StackTraceElement frame) {
@@ -110,7 +110,7 @@ class LeanFuzzTest {
                 }
             }
         }
-        if (stack.length > 0 && stack[0].getClassName().equals(LEAN + "LeanReader$LeanGetField")) {
+        if (stack.length > 0 && stack[0].getClassName().equals(LEAN + "LeanGetField")) {
             return t instanceof IllegalArgumentException; // as the JDK's GetField for a field it lacks
         }
         String message = String.valueOf(t.getMessage());
