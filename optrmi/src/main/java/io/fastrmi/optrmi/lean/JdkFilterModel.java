@@ -33,8 +33,18 @@ final class JdkFilterModel {
     private static final int LONG_BLOCK_HEADER = 5;
     private static final int BACK_REFERENCE = 1 + 4;
 
+    /** The JDK lets a filter be set after objects were read (jdk.serialSetFilterAfterRead): always count. */
+    private static final boolean FILTER_AFTER_READ = Boolean.getBoolean("jdk.serialSetFilterAfterRead");
+
     /** RMI's MarshalInputStream reads a codebase annotation, an object, with each class descriptor. */
     private final boolean annotations;
+    /**
+     * Whether this message's counts may reach a filter: decided at its first object, after which the
+     * JDK refuses a filter (and the stream is told, so it refuses as the JDK does). Without a filter
+     * then, descriptors are not replayed: no filter will ever ask.
+     */
+    private boolean counting;
+    private boolean decided;
     private ObjectInputStream facade;
     private int message;
     private long references;
@@ -71,11 +81,13 @@ final class JdkFilterModel {
         annotationsRead.clear();
         hooks = 0;
         real = null;
+        decided = false;
+        counting = true;
     }
 
     /** Whether a filter is set: what only the filter sees (a string's UTF-8 length) is worked out only then. */
     boolean filtering() {
-        return real != null || facade != null && facade.getObjectInputFilter() != null;
+        return counting && (real != null || facade != null && facade.getObjectInputFilter() != null);
     }
 
     /**
@@ -106,6 +118,9 @@ final class JdkFilterModel {
 
     /** {@code readObject0}: one more reference, one level deeper, its type code. */
     void enterValue() {
+        if (!decided) {
+            decide();
+        }
         closeRun();
         references++;
         depth++;
@@ -114,6 +129,12 @@ final class JdkFilterModel {
 
     void exitValue() {
         depth--;
+    }
+
+    private void decide() {
+        decided = true;
+        counting = FILTER_AFTER_READ || facade == null || facade.getObjectInputFilter() != null
+                || !JdkSerialClasses.markObjectRead(facade);
     }
 
     /** A reference to an object read before in the message. */
@@ -129,11 +150,17 @@ final class JdkFilterModel {
 
     /** An enum constant's name, which follows its class descriptor. */
     void enumName(String name) {
+        if (!counting) {
+            return;
+        }
         bytes += 1 + 2 + JdkDescriptor.utfLength(name);
     }
 
     /** The class descriptor of an object, array, enum or class object, with the peer's codebase annotation. */
     void descriptor(JdkDescriptor descriptor, String annotation) throws InvalidClassException {
+        if (!counting) {
+            return;
+        }
         int id = descriptor.id;
         if (id >= descriptorsRead.length) {
             descriptorsRead = java.util.Arrays.copyOf(descriptorsRead, Math.max(id + 1, 2 * descriptorsRead.length));

@@ -48,6 +48,8 @@ final class JdkSerialClasses {
     private static final MethodHandle OPTIONAL_DATA_END;
     private static final java.lang.invoke.VarHandle SERIAL_FILTER;
     private static final java.lang.invoke.VarHandle STREAM_FILTER_SET;
+    /** The stream's count of objects read, by which setObjectInputFilter refuses a filter set too late (null: not found). */
+    private static final java.lang.invoke.VarHandle TOTAL_OBJECT_REFS = findTotalObjectRefs();
     private static final String UNAVAILABLE;
     /** Only {@code allocateInstance}, which is not among the memory-access methods JDK 23 deprecated. */
     private static final MethodHandle ALLOCATE_INSTANCE = findAllocateInstance();
@@ -373,6 +375,32 @@ final class JdkSerialClasses {
                 .apply(null, java.io.ObjectInputFilter.Config.getSerialFilter());
         SERIAL_FILTER.set(in, fresh);
         STREAM_FILTER_SET.set(in, false);
+        if (TOTAL_OBJECT_REFS != null) {
+            TOTAL_OBJECT_REFS.set(in, 0L);
+        }
+    }
+
+    /**
+     * Tells a lean stream's JDK half that an object has been read, so that setObjectInputFilter
+     * refuses a filter from now on as on a JDK stream; false where that cannot be told.
+     */
+    static boolean markObjectRead(ObjectInputStream in) {
+        if (TOTAL_OBJECT_REFS == null) {
+            return false;
+        }
+        if ((long) TOTAL_OBJECT_REFS.get(in) == 0) {
+            TOTAL_OBJECT_REFS.set(in, 1L);
+        }
+        return true;
+    }
+
+    private static java.lang.invoke.VarHandle findTotalObjectRefs() {
+        try {
+            return MethodHandles.privateLookupIn(ObjectInputStream.class, MethodHandles.lookup())
+                    .findVarHandle(ObjectInputStream.class, "totalObjectRefs", long.class);
+        } catch (ReflectiveOperationException | IllegalAccessError | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Sets a stream's filter field as it is, with none of setObjectInputFilter's rules (see JdkFilterModel's hooks). */

@@ -110,6 +110,30 @@ class FilterDifferentialTest {
         }
     }
 
+    /** As on a JDK stream, a filter cannot be set once an object has been read (so none can miss the objects read before). */
+    @Test
+    void aFilterSetAfterAnObjectIsRefusedAsOnAJdkStream() throws Exception {
+        Object[] message = {"first", 2};
+        ObjectInputFilter filter = ObjectInputFilter.Config.createFilter("maxdepth=5");
+        ObjectInputStream jdk = jdkInput(false, message);
+        ObjectInputStream lean = leanInput(false, message);
+        String[] outcomes = new String[2];
+        int i = 0;
+        for (ObjectInputStream in : List.of(jdk, lean)) {
+            in.readLong();
+            in.readInt();
+            in.readObject();
+            try {
+                in.setObjectInputFilter(filter);
+                outcomes[i++] = "set";
+            } catch (IllegalStateException e) {
+                outcomes[i++] = e.getMessage();
+            }
+        }
+        assertEquals(outcomes[0], outcomes[1]);
+        assertTrue(outcomes[0].contains("after an object has been read"), outcomes[0]);
+    }
+
     // ---- the filter's questions --------------------------------------------------------------------
 
     static final class Recording implements ObjectInputFilter {
