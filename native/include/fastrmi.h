@@ -240,6 +240,16 @@ FASTRMI_API int fastrmi_ctx_expect_peer(fastrmi_ctx *ctx, const uint8_t *ip, siz
 FASTRMI_API int64_t fastrmi_ctx_peers_left(fastrmi_ctx *ctx);
 
 /*
+ * How many of the peers this context keeps without a stream (fastrmi_ctx_peers_left: ofi keeps
+ * each one's place for the context's life) are gone: failed, or, for ofi:shm, their process no
+ * longer exists (looked at now, a system call per idle peer). Such a peer still holds what the
+ * provider keeps for it (libfabric's shm: a mapping of its 16 MiB region) until the context
+ * closes: a context with no streams and gone peers is best closed, and a fresh one opened for new
+ * peers. 0 for a NULL context and for backends that keep no idle peers (UCX).
+ */
+FASTRMI_API int64_t fastrmi_ctx_peers_gone(fastrmi_ctx *ctx);
+
+/*
  * Closes the context: every stream still open on it must be closed first (streams left
  * open are closed here). Frees everything; NULL is ignored.
  */

@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <linux/futex.h>
 #include <poll.h>
 #include <stdatomic.h>
@@ -60,9 +61,19 @@ struct fr_bell *fr_bell_new(void *page, const char *kind, uint32_t pid, uint32_t
 			    char *err, size_t errlen)
 {
 	struct fr_bell *bell = calloc(1, sizeof(*bell));
+	int ret;
 
 	if (bell == NULL) {
 		fr_seterr(err, errlen, "out of memory for the doorbell of %s-%u-%u", kind, pid, number);
+		if (munmap(page, FR_DOORBELL_SIZE) != 0)
+			fr_report_errno("munmap(doorbell)", errno);
+		return NULL;
+	}
+	ret = pthread_mutex_init(&bell->pipe_lock, NULL);
+	if (ret != 0) {
+		fr_seterr(err, errlen, "pthread_mutex_init(doorbell pipes of %s-%u-%u): %s", kind, pid, number,
+			  strerror(ret));
+		free(bell);
 		if (munmap(page, FR_DOORBELL_SIZE) != 0)
 			fr_report_errno("munmap(doorbell)", errno);
 		return NULL;
@@ -75,49 +86,86 @@ struct fr_bell *fr_bell_new(void *page, const char *kind, uint32_t pid, uint32_t
 	return bell;
 }
 
+/* pipe_lock held. Closes slot i's pipe if one is open here (ours: removes it) and forgets it. */
+static void fr_bell_close_pipe(struct fr_bell *bell, unsigned i)
+{
+	int fd = atomic_load(&bell->pipe[i]) - 1;
+
+	atomic_store(&bell->pipe[i], 0);
+	if (fd < 0)
+		return;
+	if (close(fd) != 0)
+		fr_report_errno("close(doorbell pipe)", errno);
+	if (bell->own)
+		fr_userdir_remove_pipe(bell->kind, bell->number, i);
+}
+
 void fr_bell_free(struct fr_bell *bell)
 {
 	if (bell == NULL)
 		return;
-	for (unsigned i = 0; i < FR_BELL_SLOTS; i++) {
-		int fd = atomic_load(&bell->pipe[i]) - 1;
-
-		if (fd < 0)
-			continue;
-		if (close(fd) != 0)
-			fr_report_errno("close(doorbell pipe)", errno);
-		if (bell->own)
-			fr_userdir_remove_pipe(bell->kind, bell->number, i);
-	}
+	for (unsigned i = 0; i < FR_BELL_SLOTS; i++)
+		fr_bell_close_pipe(bell, i);
+	fr_report_errno("pthread_mutex_destroy(doorbell pipes)", pthread_mutex_destroy(&bell->pipe_lock));
 	if (munmap(bell->page, FR_DOORBELL_SIZE) != 0)
 		fr_report_errno("munmap(doorbell)", errno);
 	free(bell);
 }
 
-/*
- * The fd of slot i's pipe, opened (ours: made) on first need; -1 when it cannot be, which is
- * reported once per slot: a sleeper then takes the futex, a ringer cannot wake a pipe sleeper
- * (who looks again after FR_BELL_PIPE_LOOK_MS).
- */
-static int fr_bell_pipe(struct fr_bell *bell, unsigned i)
+void fr_bell_use(struct fr_bell *bell, uint64_t stream_id)
 {
-	int cached = atomic_load(&bell->pipe[i]), fd, none = 0;
+	pthread_mutex_lock(&bell->pipe_lock);
+	bell->users[fr_bell_index(stream_id)]++;
+	pthread_mutex_unlock(&bell->pipe_lock);
+}
+
+void fr_bell_unuse(struct fr_bell *bell, uint64_t stream_id)
+{
+	unsigned i = fr_bell_index(stream_id);
+
+	pthread_mutex_lock(&bell->pipe_lock);
+	if (bell->users[i] > 0 && --bell->users[i] == 0)
+		fr_bell_close_pipe(bell, i);
+	pthread_mutex_unlock(&bell->pipe_lock);
+}
+
+/*
+ * pipe_lock held. The fd of slot i's pipe, opened (ours: made) on first need; -1 when it cannot
+ * be, which is reported once per slot (a peer's: per generation of the pipe): a sleeper then takes
+ * the futex, a ringer cannot wake a pipe sleeper (who looks again after FR_BELL_PIPE_LOOK_MS).
+ * A peer's pipe of an older generation than the page says is closed and the current one opened.
+ */
+static int fr_bell_pipe_locked(struct fr_bell *bell, unsigned i)
+{
+	int cached = atomic_load(&bell->pipe[i]), fd;
+	uint32_t gen = 0;
 	char err[200];
 
-	if (cached != 0)
-		return cached - 1;
-	err[0] = '\0';
-	fd = bell->own ? fr_userdir_make_pipe(bell->kind, bell->number, i, err, sizeof(err))
-		       : fr_userdir_open_pipe(bell->kind, bell->pid, bell->number, i, err, sizeof(err));
-	if (atomic_compare_exchange_strong(&bell->pipe[i], &none, fd + 1)) {
-		if (fd < 0)
-			fprintf(stderr, "libfastrmi: doorbell pipe: %s\n", err);
-		return fd;
+	if (!bell->own) {
+		gen = atomic_load(&bell->page->pipe_gen[i]);
+		if (cached != 0 && bell->pipe_gen[i] != gen) {
+			fr_bell_close_pipe(bell, i);
+			cached = 0;
+		}
 	}
-	/* Another thread opened it meanwhile: theirs is kept. */
-	if (fd >= 0 && close(fd) != 0)
-		fr_report_errno("close(doorbell pipe)", errno);
-	return atomic_load(&bell->pipe[i]) - 1;
+	if (cached != 0)
+		return cached > 0 ? cached - 1 : -1;
+	err[0] = '\0';
+	if (bell->own) {
+		fd = fr_userdir_make_pipe(bell->kind, bell->number, i, err, sizeof(err));
+		/* Made anew: ringers holding an older one of this slot open this one. */
+		if (fd >= 0)
+			atomic_fetch_add(&bell->page->pipe_gen[i], 1);
+	} else {
+		fd = fr_userdir_open_pipe(bell->kind, bell->pid, bell->number, i, err, sizeof(err));
+		bell->pipe_gen[i] = gen;
+	}
+	if (fd < 0)
+		fprintf(stderr, "libfastrmi: doorbell pipe: %s\n", err);
+	/* A failure is kept too (-1), not tried again on every ring: till the slot's last stream
+	 * closes (ours), or the peer makes the pipe anew (a peer's). */
+	atomic_store(&bell->pipe[i], fd >= 0 ? fd + 1 : -1);
+	return fd;
 }
 
 static void fr_bell_ring_slot(struct fr_bell *bell, unsigned i)
@@ -131,10 +179,16 @@ static void fr_bell_ring_slot(struct fr_bell *bell, unsigned i)
 	atomic_thread_fence(memory_order_seq_cst);
 	if (atomic_load(&slot->sleepers) > 0)
 		fr_futex(&slot->seq, FUTEX_WAKE, INT_MAX, NULL);
+	if (atomic_load(&slot->piped) == 0)
+		return;
+	pthread_mutex_lock(&bell->pipe_lock);
 	/* A full pipe (EAGAIN) has a byte waiting already: the sleeper wakes all the same. */
-	if (atomic_load(&slot->piped) > 0 && (fd = fr_bell_pipe(bell, i)) >= 0 && write(fd, &byte, 1) < 0 &&
-	    errno != EAGAIN)
+	if ((fd = fr_bell_pipe_locked(bell, i)) >= 0 && write(fd, &byte, 1) < 0 && errno != EAGAIN)
 		fr_report_errno("write(doorbell pipe)", errno);
+	/* Rung for a stream of ours that is gone (a send completing after its close): not kept. */
+	if (bell->users[i] == 0)
+		fr_bell_close_pipe(bell, i);
+	pthread_mutex_unlock(&bell->pipe_lock);
 }
 
 void fr_bell_ring(struct fr_bell *bell, uint64_t stream_id)
@@ -156,7 +210,9 @@ void fr_bell_arm(struct fr_bell *bell, uint64_t stream_id, int on_pipe, struct f
 
 	sleep->pipe_fd = -1;
 	if (on_pipe && atomic_load(&slot->piped) == 0) {
-		sleep->pipe_fd = fr_bell_pipe(bell, fr_bell_index(stream_id));
+		pthread_mutex_lock(&bell->pipe_lock);
+		sleep->pipe_fd = fr_bell_pipe_locked(bell, fr_bell_index(stream_id));
+		pthread_mutex_unlock(&bell->pipe_lock);
 		if (sleep->pipe_fd >= 0 && !atomic_compare_exchange_strong(&slot->piped, &free_pipe, 1))
 			sleep->pipe_fd = -1; /* another thread of ours sleeps on it: the futex then */
 	}

@@ -136,14 +136,27 @@ struct fr_bell_slot {
 };
 struct fr_doorbell {
 	struct fr_bell_slot slot[FR_BELL_SLOTS];
+	/* Per slot: bumped by the owner whenever it makes the slot's pipe anew. The owner removes a
+	 * slot's pipe when its last stream on the slot closes, so a ringer that holds the pipe of an
+	 * older generation opens the current one (the old one wakes nobody). An older build leaves
+	 * these at 0 and never looks at them: the page's layout before them is unchanged. */
+	_Atomic uint32_t pipe_gen[FR_BELL_SLOTS];
 };
-/* A doorbell as this process holds it: the shared page, and the slots' pipes opened here. */
+/*
+ * A doorbell as this process holds it: the shared page, and the slots' pipes opened here. A slot's
+ * pipe is held only while a stream of ours uses the slot (users): ours, a stream of ours with that
+ * id; a peer's, a stream of ours sending to a stream of the peer with that id. The last one to
+ * close closes the pipe (ours: removes it too), so a connection's pipes go with it.
+ */
 struct fr_bell {
 	struct fr_doorbell *page;
 	char kind[8];              /* the page's file KIND-PID-NUMBER: names the pipes KINDpipe-PID-NUMBER-SLOT */
 	uint32_t pid, number;
 	int own;                   /* ours: we make the pipes (and remove them) */
+	pthread_mutex_t pipe_lock; /* opening, writing to and closing the pipes; users */
 	_Atomic int pipe[FR_BELL_SLOTS]; /* per slot: fd + 1 of its pipe, 0 not opened yet, -1 failed */
+	uint32_t pipe_gen[FR_BELL_SLOTS]; /* a peer's: the generation (page->pipe_gen) of pipe[slot] */
+	unsigned users[FR_BELL_SLOTS];    /* streams of ours on the slot (see above) */
 };
 /* How a thread sleeps on a slot: the seq it armed, and the pipe's fd (-1: the futex). */
 struct fr_bell_sleep {
@@ -155,6 +168,10 @@ struct fr_bell *fr_bell_new(void *page, const char *kind, uint32_t pid, uint32_t
 			    char *err, size_t errlen);
 /* Closes the pipes opened here (ours: removes them too) and unmaps the page. */
 void fr_bell_free(struct fr_bell *bell);
+/* A stream of ours starts / stops using slot stream_id's (see struct fr_bell): the last one out
+ * closes the slot's pipe, and removes it when the doorbell is ours. */
+void fr_bell_use(struct fr_bell *bell, uint64_t stream_id);
+void fr_bell_unuse(struct fr_bell *bell, uint64_t stream_id);
 /* A peer's: wakes the thread waiting on its stream stream_id, or all its waiters. */
 void fr_bell_ring(struct fr_bell *bell, uint64_t stream_id);
 void fr_bell_ring_all(struct fr_bell *bell);
@@ -169,11 +186,13 @@ void fr_bell_disarm(struct fr_bell *bell, uint64_t stream_id, const struct fr_be
 struct fr_peer {
 	struct fr_peer *next;
 	unsigned refs;
-	int failed;                /* UCX: the endpoint reported an error */
+	int failed;                /* UCX: the endpoint reported an error; ofi shm: its process is gone */
 	char fail_msg[160];
 	size_t addr_len;
 	unsigned char *addr;
 	fi_addr_t fi_addr;          /* ofi */
+	uint32_t pid;               /* ofi shm: the peer's process (its address says it) */
+	uint64_t alive_nsec;        /* ofi shm: when we last saw that it lives (0: look before the next send) */
 	struct fr_bell *bell;       /* doorbell mode: the peer's, mapped here */
 	ucp_ep_h ep;                /* ucx */
 };
@@ -200,6 +219,12 @@ struct fr_backend {
 	void (*close)(struct fastrmi_ctx *ctx);
 	int (*peer_open)(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen);
 	void (*peer_close)(struct fastrmi_ctx *ctx, struct fr_peer *peer);
+	/* keeps_idle_peers: the peer's last stream closed (it keeps only its address's place), and a
+	 * stream to it opens again (0, or a FASTRMI_ERR_* with a message in err). NULL: nothing to do. */
+	void (*peer_idle)(struct fastrmi_ctx *ctx, struct fr_peer *peer);
+	int (*peer_reuse)(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen);
+	/* Whether the peer's process is known to be gone (fastrmi_ctx_peers_gone). NULL: never known. */
+	int (*peer_is_gone)(struct fastrmi_ctx *ctx, struct fr_peer *peer);
 	/* 0 posted, -FI_EAGAIN-like 1 = try again later, <0 error (message in err) */
 	int (*post_recv)(struct fastrmi_ctx *ctx, struct fr_rx *rx, uint64_t tag, char *err, size_t errlen);
 	void (*cancel_recv)(struct fastrmi_ctx *ctx, struct fr_rx *rx);
@@ -238,6 +263,8 @@ struct fastrmi_ctx {
 	/* Doorbell: a peer's message of at most this many bytes (header included) is whole in our
 	 * queue when the peer rings for it, so delivering it needs no ring of ours (0: always ring). */
 	size_t peer_rings_upto;
+	/* The most payload one DATA message carries: FR_CHUNK, or less where the backend says (ofi:shm). */
+	size_t chunk;
 	int poller;                /* a thread is in be->block (contexts without a doorbell) */
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond */

@@ -615,6 +615,16 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		 * fi_tinject returns, and the peer rings after that. Larger ones may need more
 		 * progress of ours (shm's SAR protocol), so their delivery rings too. */
 		ctx->peer_rings_upto = ofi->inject_size;
+		/*
+		 * Every message is injected: shm completes a larger send (CMA, SAR) only when the
+		 * receiver has written its answer in our region's response queue, which shm reads in
+		 * order, so one receiver killed in the middle of a transfer never answers and every
+		 * larger send of this context to anyone waited behind its answer for ever (issue 32).
+		 * An injected message needs no answer: a dead peer holds nothing of ours.
+		 */
+		if (ofi->inject_size > sizeof(struct fr_msg_hdr) &&
+		    ofi->inject_size - sizeof(struct fr_msg_hdr) < ctx->chunk)
+			ctx->chunk = ofi->inject_size - sizeof(struct fr_msg_hdr);
 	}
 
 	name_len = FASTRMI_ADDRESS_MAX - FR_OFI_ADDR_HDR;
@@ -666,6 +676,7 @@ static int fr_ofi_peer_open(struct fastrmi_ctx *ctx, struct fr_peer *peer, char 
 		ret = fr_doorbell_open_peer(peer, pid, number, err, errlen);
 		if (ret != 0)
 			return ret;
+		peer->pid = pid;
 	}
 	ret = fi_av_insert(ofi->av, name, 1, &peer->fi_addr, 0, NULL);
 	if (ret != 1) {
@@ -682,6 +693,27 @@ static void fr_ofi_peer_close(struct fastrmi_ctx *ctx, struct fr_peer *peer)
 		fr_ofi_report("fi_av_remove(peer)", fi_av_remove(ctx->ofi->av, &peer->fi_addr, 1, 0));
 	fr_bell_free(peer->bell);
 	peer->bell = NULL;
+}
+
+/* An idle peer keeps its address's place in the address vector, and nothing else: its doorbell
+ * (a mapping, the pipes opened to it) goes now, and is mapped again when a stream to it opens. */
+static void fr_ofi_peer_idle(struct fastrmi_ctx *ctx, struct fr_peer *peer)
+{
+	(void)ctx;
+	fr_bell_free(peer->bell);
+	peer->bell = NULL;
+}
+
+static int fr_ofi_peer_reuse(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen)
+{
+	uint32_t pid, number;
+
+	if (ctx->ofi->wait != FR_OFI_WAIT_DOORBELL || peer->bell != NULL)
+		return 0;
+	/* Checked when the peer was opened (fr_ofi_peer_open). */
+	memcpy(&pid, peer->addr + 2, 4);
+	memcpy(&number, peer->addr + 6, 4);
+	return fr_doorbell_open_peer(peer, pid, number, err, errlen);
 }
 
 static int fr_ofi_post_recv(struct fastrmi_ctx *ctx, struct fr_rx *rx, uint64_t tag,
@@ -705,12 +737,60 @@ static void fr_ofi_cancel_recv(struct fastrmi_ctx *ctx, struct fr_rx *rx)
 	(void)fi_cancel(&ctx->ofi->ep->fid, &rx->op.fi);
 }
 
+/*
+ * shm: whether the peer's process is gone, looked at before a send at most every
+ * FR_OFI_ALIVE_LOOK_NSEC (a system call), and always when alive_nsec is 0. libfabric's shm sends
+ * take a spin lock in the peer's region, which the peer holds while it works on the messages it
+ * received: a peer killed then (kill -9 in the middle of a transfer) holds it forever, and a send
+ * to it would spin forever, with the context's lock held, so that every stream of the context
+ * stopped. A peer found gone fails (its streams with it) and is sent nothing more.
+ */
+#define FR_OFI_ALIVE_LOOK_NSEC 100000ull
+
+static int fr_ofi_peer_gone(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen)
+{
+	struct timespec ts;
+	uint64_t now;
+	char msg[160];
+
+	if (peer->failed) {
+		fr_seterr(err, errlen, "peer failed: %s", peer->fail_msg);
+		return 1;
+	}
+	if (peer->pid == 0)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (peer->alive_nsec != 0 && now - peer->alive_nsec < FR_OFI_ALIVE_LOOK_NSEC)
+		return 0;
+	/* EPERM (not ours) or any other answer: a process of that pid is there. */
+	if (kill((pid_t)peer->pid, 0) == 0 || errno != ESRCH) {
+		peer->alive_nsec = now;
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "the peer's process %u is gone (kill(%u, 0): %s)", peer->pid, peer->pid,
+		 strerror(ESRCH));
+	fr_seterr(err, errlen, "%s", msg);
+	fr_peer_failed(ctx, peer, msg);
+	return 1;
+}
+
+/* shm: the peer's process no longer exists (fastrmi_ctx_peers_gone; a reused pid counts as alive). */
+static int fr_ofi_peer_is_gone(struct fastrmi_ctx *ctx, struct fr_peer *peer)
+{
+	(void)ctx;
+	return peer->pid != 0 && kill((pid_t)peer->pid, 0) != 0 && errno == ESRCH;
+}
+
 static int fr_ofi_send(struct fastrmi_ctx *ctx, struct fr_peer *peer, uint64_t tag, struct fr_tx *tx,
 		       size_t len, char *err, size_t errlen)
 {
 	struct fr_ofi *ofi = ctx->ofi;
 	ssize_t ret;
 	int done;
+
+	if (fr_ofi_peer_gone(ctx, peer, err, errlen))
+		return FASTRMI_ERR_PROVIDER;
 
 	if (len <= ofi->inject_size) {
 		/* Copied out by the provider: no completion, the buffer is free at once. */
@@ -829,6 +909,9 @@ const struct fr_backend fr_ofi_backend = {
 	.close = fr_ofi_close,
 	.peer_open = fr_ofi_peer_open,
 	.peer_close = fr_ofi_peer_close,
+	.peer_idle = fr_ofi_peer_idle,
+	.peer_reuse = fr_ofi_peer_reuse,
+	.peer_is_gone = fr_ofi_peer_is_gone,
 	.post_recv = fr_ofi_post_recv,
 	.cancel_recv = fr_ofi_cancel_recv,
 	.send = fr_ofi_send,

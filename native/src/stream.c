@@ -5,7 +5,8 @@
  * between contexts; everything a stream means is here:
  *
  *  - Framing: each message is a struct fr_msg_hdr (DATA, CREDIT, FIN or CLOSE) and, for DATA,
- *    up to FR_CHUNK payload bytes. It is sent with tag = the receiving stream's id.
+ *    up to the context's chunk (FR_CHUNK, or less: ofi:shm) payload bytes. It is sent with tag =
+ *    the receiving stream's id.
  *  - Order: each stream has exactly one receive posted (tag = its id, into its own
  *    bounce buffer) and reposts it when it completes, so its messages complete in the
  *    order they were sent (FI_ORDER_SAS / UCX tag ordering), whatever the protocol
@@ -637,6 +638,13 @@ static struct fr_peer *fr_peer_get(struct fastrmi_ctx *ctx, const void *addr, si
 	for (peer = ctx->peers; peer != NULL; peer = peer->next) {
 		if (peer->addr_len == addr_len && memcmp(peer->addr, addr, addr_len) == 0 &&
 		    !peer->failed) {
+			if (peer->refs == 0 && ctx->be->peer_reuse != NULL) {
+				ret = ctx->be->peer_reuse(ctx, peer, err, errlen);
+				if (ret != 0) {
+					*code = ret;
+					return NULL;
+				}
+			}
 			peer->refs++;
 			return peer;
 		}
@@ -678,17 +686,20 @@ void fr_peer_unref(struct fastrmi_ctx *ctx, struct fr_peer *peer)
 
 	if (peer == NULL || --peer->refs > 0)
 		return;
-	if (ctx->be->keeps_idle_peers && !peer->failed)
+	if (ctx->be->keeps_idle_peers) {
+		/* Kept for its address's place only (a failed one too: its place cannot be reused either);
+		 * what else it holds (a doorbell) goes till it is used again. */
+		if (ctx->be->peer_idle != NULL)
+			ctx->be->peer_idle(ctx, peer);
 		return;
+	}
 	for (p = &ctx->peers; *p != NULL; p = &(*p)->next) {
 		if (*p == peer) {
 			*p = peer->next;
 			break;
 		}
 	}
-	/* A backend that keeps idle peers cannot reuse a removed one's place: it stays counted. */
-	if (!ctx->be->keeps_idle_peers)
-		ctx->npeers--;
+	ctx->npeers--; /* a backend that keeps idle peers never gets here: their places stay counted */
 	ctx->be->peer_close(ctx, peer);
 	free(peer->addr);
 	free(peer);
@@ -1094,6 +1105,7 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 		return FASTRMI_ERR_NOMEM;
 	}
 	ctx->be = be;
+	ctx->chunk = FR_CHUNK;
 	ctx->spin_nsec = (uint64_t)spin_usec * 1000u;
 	ctx->tx_pool = calloc(FR_TX_SLOTS, sizeof(*ctx->tx_pool));
 	if (ctx->tx_pool == NULL) {
@@ -1179,6 +1191,22 @@ FASTRMI_API int64_t fastrmi_ctx_peers_left(fastrmi_ctx *ctx)
 	left = ctx->peer_limit == 0 ? -1 : ctx->npeers >= ctx->peer_limit ? 0 : (int64_t)(ctx->peer_limit - ctx->npeers);
 	pthread_mutex_unlock(&ctx->lock);
 	return left;
+}
+
+FASTRMI_API int64_t fastrmi_ctx_peers_gone(fastrmi_ctx *ctx)
+{
+	struct fr_peer *peer;
+	int64_t gone = 0;
+
+	if (ctx == NULL)
+		return 0;
+	pthread_mutex_lock(&ctx->lock);
+	for (peer = ctx->peers; peer != NULL; peer = peer->next)
+		if (peer->refs == 0 &&
+		    (peer->failed || (ctx->be->peer_is_gone != NULL && ctx->be->peer_is_gone(ctx, peer))))
+			gone++;
+	pthread_mutex_unlock(&ctx->lock);
+	return gone;
 }
 
 FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx)
@@ -1276,6 +1304,11 @@ FASTRMI_API int fastrmi_stream_open(fastrmi_ctx *ctx, const void *peer_addr, siz
 	}
 	s->next_in_bucket = *fr_bucket(ctx, local_id);
 	*fr_bucket(ctx, local_id) = s;
+	/* The doorbell slots it sleeps on and rings hold their pipes while it is open (doorbell.c). */
+	if (ctx->bell != NULL)
+		fr_bell_use(ctx->bell, s->local_id);
+	if (s->peer->bell != NULL)
+		fr_bell_use(s->peer->bell, s->peer_id);
 	fr_post_rx(s);
 	fr_stream_flush(s);
 	/* The first send to a new peer may be refused for a moment (shm maps the peer's
@@ -1330,8 +1363,8 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 		n = len - sent;
 		if (n > s->credits)
 			n = s->credits;
-		if (n > FR_CHUNK)
-			n = FR_CHUNK;
+		if (n > s->ctx->chunk)
+			n = s->ctx->chunk;
 		if (n >= FR_COPY_UNLOCKED_MIN)
 			ret = fr_send_data_copied_unlocked(s, (const unsigned char *)buf + sent, n, &ring, err, errlen);
 		else
@@ -1537,6 +1570,7 @@ FASTRMI_API void fastrmi_stream_abort(fastrmi_stream *s)
 		return;
 	pthread_mutex_lock(&s->ctx->lock);
 	s->aborted = 1;
+	s->peer->alive_nsec = 0; /* aborted for the peer's death, often: its next send looks whether it lives */
 	fr_wake_stream(s);
 	pthread_mutex_unlock(&s->ctx->lock);
 }
@@ -1567,6 +1601,10 @@ static void fr_stream_free(struct fastrmi_stream *s)
 	} else {
 		fr_rx_free(rx);
 	}
+	if (ctx->bell != NULL)
+		fr_bell_unuse(ctx->bell, s->local_id);
+	if (s->peer->bell != NULL)
+		fr_bell_unuse(s->peer->bell, s->peer_id);
 	fr_peer_unref(ctx, s->peer);
 	fr_report_errno("pthread_cond_destroy(stream)", pthread_cond_destroy(&s->cond));
 	fr_ring_free(s->ring);
@@ -1592,6 +1630,7 @@ FASTRMI_API void fastrmi_stream_close(fastrmi_stream *s)
 	 */
 	if (!s->failed && !s->peer->failed) {
 		s->aborted = 0; /* the wait below is ours, not the woken caller's */
+		s->peer->alive_nsec = 0; /* a peer that died is sent nothing (fr_ofi_peer_gone): look first */
 		if (fr_wait(s, fr_tx_ready, fr_deadline(100), NULL, 0) == 0)
 			(void)fr_send_msg(s, FR_MSG_CLOSE, NULL, 0, NULL, 0);
 	}

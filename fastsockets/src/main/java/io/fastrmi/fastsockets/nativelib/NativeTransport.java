@@ -60,6 +60,27 @@ public interface NativeTransport extends AutoCloseable {
      */
     long peersLeft();
 
+    /**
+     * How many of the peers this context keeps without a stream are gone ({@code fastrmi_ctx_peers_gone}):
+     * each still holds what the provider keeps for it ({@code ofi:shm}: a mapping of its region) until
+     * the context closes. 0 where the backend keeps no idle peers.
+     */
+    default long peersGone() {
+        return 0;
+    }
+
+    /** Whether no stream of this context is open. */
+    default boolean idle() {
+        return false;
+    }
+
+    /**
+     * Runs {@code listener} whenever the last open stream of this context closes, on the closing
+     * thread and outside any lock of the context; one listener, replacing the one before.
+     */
+    default void onIdle(Runnable listener) {
+    }
+
     /** Closes the context if no stream of it is open (and then no stream opens on it); true if closed. */
     boolean closeIfIdle();
 

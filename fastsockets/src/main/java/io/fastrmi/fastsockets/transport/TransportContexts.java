@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 /**
@@ -16,6 +19,13 @@ import java.util.function.LongSupplier;
  * client churn never hits a wall. A retired context keeps its streams, and is closed once it has none
  * and no negotiation in progress can still name it: negotiations pair on the context whose address
  * they sent ({@link #withAddress}), which may have been retired meanwhile.
+ *
+ * <p>A context whose streams are all closed and that keeps peers that are gone ({@link
+ * NativeTransport#peersGone}: {@code ofi:shm} keeps every peer's place, and libfabric a mapping of
+ * its region, for the context's life) is spent: it is retired too, and closed once no negotiation can
+ * still name it, so that departed clients leave nothing behind on a server that sees no new ones. A
+ * context that goes idle schedules that look (on a daemon thread that ends when nothing is left to
+ * look at); new peers then get a fresh context, opened when the first one comes.
  */
 final class TransportContexts {
 
@@ -37,8 +47,26 @@ final class TransportContexts {
     private final Opener opener;
     private final LongSupplier nanoClock;
     private final long graceNanos;
+    /** Null once a spent context was closed, until a new peer comes. */
     private NativeTransport current;
+    /** When {@link #forNewPeer} last handed out {@link #current}. */
+    private long currentNamedNanos;
     private final List<Retired> retired = new ArrayList<>();
+    private final AtomicBoolean tidyScheduled = new AtomicBoolean();
+
+    /** Looks at idle contexts a grace after they went idle; its one thread ends a second after the last look. */
+    private static final ScheduledThreadPoolExecutor TIDIER = tidier();
+
+    private static ScheduledThreadPoolExecutor tidier() {
+        ScheduledThreadPoolExecutor tidier = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "fastrmi-contexts");
+            thread.setDaemon(true);
+            return thread;
+        });
+        tidier.setKeepAliveTime(1, TimeUnit.SECONDS);
+        tidier.allowCoreThreadTimeOut(true);
+        return tidier;
+    }
 
     /**
      * {@code first}: the context new peers get until it is nearly full; {@code opener} opens the
@@ -51,6 +79,8 @@ final class TransportContexts {
         this.opener = opener;
         this.graceNanos = graceMillis * 1_000_000L;
         this.nanoClock = nanoClock;
+        this.currentNamedNanos = nanoClock.getAsLong();
+        first.onIdle(this::contextIdle);
     }
 
     /**
@@ -60,26 +90,84 @@ final class TransportContexts {
      */
     synchronized NativeTransport forNewPeer() {
         closeDrained();
-        if (nearlyFull(current)) {
+        if (current == null) {
+            // The last one was spent and closed: a fresh one for the first new peer.
+            try {
+                current = opened();
+            } catch (IOException e) {
+                FastRmiLog.once("reopen:" + name, "FastRMI: cannot open a fresh " + name + " context for new peers: "
+                        + e.getMessage());
+                return null;
+            }
+        } else if (nearlyFull(current) || spent(current)) {
             NativeTransport fresh;
             try {
-                fresh = opener.open();
+                fresh = opened();
             } catch (IOException e) {
                 // The current one still has its headroom: new peers get it while it lasts.
                 FastRmiLog.once("retire:" + name, "FastRMI: cannot open a fresh " + name
                         + " context for new peers, the current one has " + current.peersLeft() + " places left: "
                         + e.getMessage());
+                currentNamedNanos = nanoClock.getAsLong();
                 return current;
             }
             retired.add(new Retired(current, nanoClock.getAsLong()));
             current = fresh;
+            contextIdle(); // a retired context may have no stream left to close, and so no event of its own
         }
+        currentNamedNanos = nanoClock.getAsLong();
         return current;
+    }
+
+    private NativeTransport opened() throws IOException {
+        NativeTransport fresh = opener.open();
+        fresh.onIdle(this::contextIdle);
+        return fresh;
+    }
+
+    /**
+     * Closes what is spent and out of every negotiation's reach: retired contexts without streams
+     * whose grace has passed, and the current context when it is spent and no negotiation named it
+     * within the grace. True when a context is left that may be closed later (idle, within its grace).
+     */
+    synchronized boolean tidy() {
+        closeDrained();
+        long now = nanoClock.getAsLong();
+        boolean later = false;
+        if (current != null && spent(current)) {
+            if (now - currentNamedNanos >= graceNanos && current.closeIfIdle()) {
+                current = null;
+            } else {
+                later = true;
+            }
+        }
+        for (Retired r : retired) {
+            later |= r.context().idle();
+        }
+        return later;
+    }
+
+    /** A context's last stream closed: a look a grace later (one scheduled at a time). */
+    private void contextIdle() {
+        if (tidyScheduled.compareAndSet(false, true)) {
+            TIDIER.schedule(this::scheduledTidy, graceNanos + 1_000_000L, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void scheduledTidy() {
+        tidyScheduled.set(false);
+        try {
+            if (tidy()) {
+                contextIdle();
+            }
+        } catch (RuntimeException e) {
+            FastRmiLog.once("tidy:" + name, "FastRMI: closing spent " + name + " contexts failed: " + e);
+        }
     }
 
     /** The context whose address is {@code address} (one this JVM sent in a negotiation), or null when it is closed. */
     synchronized NativeTransport withAddress(byte[] address) {
-        if (Arrays.equals(current.address(), address)) {
+        if (current != null && Arrays.equals(current.address(), address)) {
             return current;
         }
         for (Retired r : retired) {
@@ -93,6 +181,11 @@ final class TransportContexts {
     /** Retired contexts not closed yet. */
     synchronized int retiredOpen() {
         return retired.size();
+    }
+
+    /** No stream open, and peers kept that are gone: closing it gives back what they hold. */
+    private static boolean spent(NativeTransport context) {
+        return context.idle() && context.peersGone() > 0;
     }
 
     private static boolean nearlyFull(NativeTransport context) {

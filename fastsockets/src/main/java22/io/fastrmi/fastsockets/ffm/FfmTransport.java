@@ -22,6 +22,7 @@ final class FfmTransport implements NativeTransport {
     private final byte[] address;
     private boolean closed;
     private int openStreams;
+    private volatile Runnable idleListener;
 
     private FfmTransport(NativeCalls calls, TransportName name, MemorySegment context, byte[] address) {
         this.calls = calls;
@@ -102,9 +103,39 @@ final class FfmTransport implements NativeTransport {
         }
     }
 
-    /** A stream of this context was freed. */
-    synchronized void streamClosed() {
-        openStreams--;
+    /** A stream of this context was freed (or failed to open); the last one out tells the idle listener. */
+    void streamClosed() {
+        boolean nowIdle;
+        synchronized (this) {
+            openStreams--;
+            nowIdle = openStreams == 0 && !closed;
+        }
+        Runnable listener = idleListener;
+        if (nowIdle && listener != null) {
+            listener.run();
+        }
+    }
+
+    @Override
+    public synchronized boolean idle() {
+        return openStreams == 0;
+    }
+
+    @Override
+    public void onIdle(Runnable listener) {
+        idleListener = listener;
+    }
+
+    @Override
+    public synchronized long peersGone() {
+        if (closed) {
+            return 0;
+        }
+        try {
+            return (long) calls.ctxPeersGone.invokeExact(context);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_ctx_peers_gone", t);
+        }
     }
 
     @Override

@@ -24,6 +24,7 @@ final class NativeCalls {
     final MethodHandle ctxAddress;
     final MethodHandle ctxClose;
     final MethodHandle ctxPeersLeft;
+    final MethodHandle ctxPeersGone;
     final MethodHandle streamOpen;
     final MethodHandle send;
     final MethodHandle sendNow;
@@ -57,6 +58,7 @@ final class NativeCalls {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         ctxClose = linker.downcallHandle(find(library, "fastrmi_ctx_close"), FunctionDescriptor.ofVoid(ADDRESS));
         ctxPeersLeft = linker.downcallHandle(find(library, "fastrmi_ctx_peers_left"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+        ctxPeersGone = linker.downcallHandle(find(library, "fastrmi_ctx_peers_gone"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));
         streamOpen = linker.downcallHandle(find(library, "fastrmi_stream_open"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
         send = linker.downcallHandle(find(library, "fastrmi_send"), transfer);

@@ -27,6 +27,7 @@ class TransportContextsTest {
         final long limit;
         long peers;
         int streams;
+        long gone;
         boolean closed;
 
         CountingContext(int number, long limit) {
@@ -61,6 +62,16 @@ class TransportContextsTest {
         @Override
         public long peersLeft() {
             return limit < 0 ? -1 : limit - peers;
+        }
+
+        @Override
+        public long peersGone() {
+            return gone;
+        }
+
+        @Override
+        public boolean idle() {
+            return streams == 0;
         }
 
         @Override
@@ -136,6 +147,40 @@ class TransportContextsTest {
         assertTrue(first.closed);
         assertEquals(0, contexts.retiredOpen());
         assertNull(contexts.withAddress(first.address()));
+    }
+
+    @Test
+    void aSpentContextIsClosedOnceNoNegotiationCanNameItAndTheNextPeerGetsAFreshOne() throws IOException {
+        TransportContexts contexts = contexts(-1);
+        CountingContext first = (CountingContext) contexts.forNewPeer();
+        first.open(new byte[] {1}, 1, 1);
+        first.gone = 1; // its peer died: the stream closed, the peer's place stays
+        assertFalse(contexts.tidy(), "a context with a stream open is not spent");
+        first.streams = 0;
+        assertTrue(contexts.tidy(), "spent, but named within the grace: looked at again later");
+        assertFalse(first.closed, "closed within its grace: a negotiation may still name it");
+        now.addAndGet(GRACE_MILLIS * 1_000_000L);
+        assertFalse(contexts.tidy());
+        assertTrue(first.closed, "a spent context out of every negotiation's reach is closed");
+        assertNull(contexts.withAddress(first.address()));
+        NativeTransport second = contexts.forNewPeer();
+        assertNotSame(first, second);
+        assertEquals(2, opened.size());
+    }
+
+    @Test
+    void aNewPeerRetiresASpentContext() throws IOException {
+        TransportContexts contexts = contexts(-1);
+        CountingContext first = (CountingContext) contexts.forNewPeer();
+        first.open(new byte[] {1}, 1, 1);
+        assertSame(first, contexts.forNewPeer(), "a context with gone peers but a stream open serves on");
+        first.gone = 2;
+        assertSame(first, contexts.forNewPeer(), "a context with a stream open serves on");
+        first.streams = 0;
+        NativeTransport second = contexts.forNewPeer();
+        assertNotSame(first, second);
+        assertEquals(1, contexts.retiredOpen());
+        assertSame(first, contexts.withAddress(first.address()), "a negotiation that named it still pairs on it");
     }
 
     @Test
