@@ -85,11 +85,6 @@ final class JdkFilterModel {
         counting = true;
     }
 
-    /** Whether a filter is set: what only the filter sees (a string's UTF-8 length) is worked out only then. */
-    boolean filtering() {
-        return counting && (real != null || facade != null && facade.getObjectInputFilter() != null);
-    }
-
     /**
      * Primitive data read outside an object's default fields: block data in the JDK's stream, whose
      * reader takes a block's header with its first byte (the block taken to end where reading stops).
@@ -102,6 +97,9 @@ final class JdkFilterModel {
 
     /** A class's default primitive fields, or a primitive array's elements (no block framing). */
     void rawData(long n) {
+        if (!counting) {
+            return;
+        }
         closeRun();
         bytes += n;
     }
@@ -113,6 +111,9 @@ final class JdkFilterModel {
 
     /** An object read where block data or the end of custom data is: the JDK counted a reference first. */
     void optionalDataAhead() {
+        if (!counting) {
+            return;
+        }
         references++;
     }
 
@@ -121,6 +122,9 @@ final class JdkFilterModel {
         if (!decided) {
             decide();
         }
+        if (!counting) {
+            return;
+        }
         closeRun();
         references++;
         depth++;
@@ -128,7 +132,9 @@ final class JdkFilterModel {
     }
 
     void exitValue() {
-        depth--;
+        if (counting) {
+            depth--;
+        }
     }
 
     private void decide() {
@@ -139,12 +145,18 @@ final class JdkFilterModel {
 
     /** A reference to an object read before in the message. */
     void backReference() throws InvalidClassException {
+        if (!counting) {
+            return;
+        }
         bytes += 4;
         check(null, -1);
     }
 
     void string(String s) {
-        long utf = filtering() ? JdkDescriptor.utfLength(s) : s.length();
+        if (!counting) {
+            return;
+        }
+        long utf = JdkDescriptor.utfLength(s);
         bytes += (utf <= 0xFFFF ? 2 : 8) + utf;
     }
 
@@ -205,22 +217,34 @@ final class JdkFilterModel {
 
     /** A descriptor whose class is not found here: the JDK still asks the filter, with no class. */
     void unresolvedDescriptor() throws InvalidClassException {
+        if (!counting) {
+            return;
+        }
         check(null, -1);
     }
 
     void arrayLength(Class<?> type, int length) throws InvalidClassException {
+        if (!counting) {
+            return;
+        }
         bytes += 4;
         check(type, length);
     }
 
     /** The end of what a class's writeObject or writeExternal wrote; {@code skipped}: bytes its reader left. */
     void customDataEnd(long skipped) {
+        if (!counting) {
+            return;
+        }
         closeRun();
         bytes += skipped + 1; // TC_ENDBLOCKDATA
     }
 
     /** readResolve gave another object: the JDK asks the filter about it. */
     void replacement(Object rep) throws InvalidClassException {
+        if (!counting) {
+            return;
+        }
         if (rep != null) {
             check(rep.getClass(), rep.getClass().isArray() ? java.lang.reflect.Array.getLength(rep) : -1);
         }

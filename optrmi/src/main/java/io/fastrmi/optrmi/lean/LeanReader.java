@@ -64,8 +64,6 @@ public final class LeanReader {
     private Validations validations;
     /** The custom data a class's hook reads now (the JDK's block-data mode), or null. */
     private CustomData custom;
-    /** The next value is read by readObject itself, in the JDK's block-data mode (not as a field or element). */
-    private boolean valueInBlockMode;
     /** Custom data contexts by nesting level, reused. */
     private CustomData[] customLevels = new CustomData[4];
     private int customLevel;
@@ -145,8 +143,7 @@ public final class LeanReader {
             if (type == String.class) {
                 obj = readString(unshared);
             } else {
-                valueInBlockMode = true;
-                obj = readValue(unshared);
+                obj = readValue(unshared, true);
             }
             if (outermost && validations != null) {
                 Validations pending = validations;
@@ -402,26 +399,33 @@ public final class LeanReader {
         }
     }
 
-    /** One value: what the JDK's {@code readObject0} reads (one reference, one level deeper). */
+    /** A field's or an element's value. */
     private Object readValue(boolean unshared) throws IOException, ClassNotFoundException {
-        boolean blockMode = valueInBlockMode;
-        valueInBlockMode = false;
-        jdk.enterValue();
-        try {
-            return decodeValue(unshared);
-        } catch (java.io.OptionalDataException e) {
-            if (blockMode || e.eof) {
-                throw e;
-            }
-            // A hook's OptionalDataException left its block unread: the JDK's readObject0, going back
-            // to non-block mode for a field or an array element, throws this instead.
-            throw new IllegalStateException("unread block data");
-        } finally {
-            jdk.exitValue();
-        }
+        return readValue(unshared, false);
     }
 
-    private Object decodeValue(boolean unshared) throws IOException, ClassNotFoundException {
+    /**
+     * One value: what the JDK's {@code readObject0} reads (one reference, one level deeper);
+     * {@code blockMode}: read by readObject itself, not as a field or an element. A failure fails
+     * the message, so the counts need no unwinding.
+     */
+    private Object readValue(boolean unshared, boolean blockMode) throws IOException, ClassNotFoundException {
+        jdk.enterValue();
+        Object value = decodeValue(unshared, blockMode);
+        jdk.exitValue();
+        return value;
+    }
+
+    /** A hook's OptionalDataException that escapes it, as the JDK's readObject0 gives it to the reader of its object. */
+    private static java.io.OptionalDataException escaped(java.io.OptionalDataException e, boolean blockMode) {
+        if (blockMode || e.eof) {
+            return e;
+        }
+        // Its block is left unread: going back to non-block mode for a field or an element, the JDK throws this.
+        throw new IllegalStateException("unread block data");
+    }
+
+    private Object decodeValue(boolean unshared, boolean blockMode) throws IOException, ClassNotFoundException {
         int tag = in.readByte();
         switch (tag) {
             case LeanFormat.NULL:
@@ -441,7 +445,7 @@ public final class LeanReader {
                 return finish(handle, lean.type, unshared);
             }
             case LeanFormat.OBJECT:
-                return readInstance(readClass(), unshared);
+                return readInstance(readClass(), unshared, blockMode);
             default:
                 throw new StreamCorruptedException("lean stream: unknown tag " + tag);
         }
@@ -466,7 +470,7 @@ public final class LeanReader {
         return obj;
     }
 
-    private Object readInstance(ClassTable.Entry entry, boolean unshared) throws IOException, ClassNotFoundException {
+    private Object readInstance(ClassTable.Entry entry, boolean unshared, boolean blockMode) throws IOException, ClassNotFoundException {
         LeanClass lean = ClassTable.usable(entry);
         switch (lean.kind) {
             case LeanFormat.KIND_ARRAY:
@@ -484,11 +488,11 @@ public final class LeanReader {
             }
             case LeanFormat.KIND_SERIAL:
             case LeanFormat.KIND_PROXY:
-                return readSerial(entry, lean, unshared);
+                return readSerial(entry, lean, unshared, blockMode);
             case LeanFormat.KIND_RECORD:
                 return readRecord(lean, unshared);
             case LeanFormat.KIND_EXTERNAL:
-                return readExternal(lean, unshared);
+                return readExternal(lean, unshared, blockMode);
             default:
                 throw new InvalidClassException(lean.type.getName(), "sent as an instance of a class that is "
                         + LeanFormat.kindName(lean.kind));
@@ -525,7 +529,8 @@ public final class LeanReader {
         return finish(handle, array, unshared);
     }
 
-    private Object readSerial(ClassTable.Entry entry, LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
+    private Object readSerial(ClassTable.Entry entry, LeanClass lean, boolean unshared, boolean blockMode)
+            throws IOException, ClassNotFoundException {
         lean.checkDeserialize();
         Object obj = lean.newInstance();
         int handle = reserve(unshared);
@@ -548,6 +553,8 @@ public final class LeanReader {
                 jdk.hookStarts();
                 try {
                     JdkSerialClasses.invokeReadObject(slot.desc, obj, facade);
+                } catch (java.io.OptionalDataException e) {
+                    throw escaped(e, blockMode);
                 } catch (IOException e) {
                     throw named(e, slot.desc.getName() + ".readObject");
                 } finally {
@@ -614,7 +621,7 @@ public final class LeanReader {
         return resolve(lean, handle, record, unshared);
     }
 
-    private Object readExternal(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
+    private Object readExternal(LeanClass lean, boolean unshared, boolean blockMode) throws IOException, ClassNotFoundException {
         lean.checkDeserialize();
         Object obj = lean.newInstance();
         int handle = reserve(unshared);
@@ -629,6 +636,8 @@ public final class LeanReader {
         jdk.hookStarts();
         try {
             ((Externalizable) obj).readExternal(facade);
+        } catch (java.io.OptionalDataException e) {
+            throw escaped(e, blockMode);
         } catch (IOException e) {
             throw named(e, lean.type.getName() + ".readExternal");
         } finally {
