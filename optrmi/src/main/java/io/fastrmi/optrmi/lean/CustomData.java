@@ -93,7 +93,7 @@ final class CustomData {
         }
         if (!written || in.atLimit()) {
             jdk.optionalDataAhead();
-            throw optionalDataEnd();
+            throw JdkSerialClasses.optionalDataEnd();
         }
         int tag = in.peekByte();
         if (tag == LeanFormat.BLOCK) {
@@ -191,9 +191,5 @@ final class CustomData {
         long read = blockLength - left;
         long chunkEnd = Math.min(blockLength, (read / JDK_BLOCK + 1) * JDK_BLOCK);
         return JdkSerialClasses.optionalData((int) (chunkEnd - read));
-    }
-
-    private static OptionalDataException optionalDataEnd() {
-        return JdkSerialClasses.optionalDataEnd();
     }
 }

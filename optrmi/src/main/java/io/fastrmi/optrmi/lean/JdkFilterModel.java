@@ -21,8 +21,7 @@ import java.util.List;
  *
  * <p>Where the lean format cannot know the JDK's bytes exactly, this counts what is knowable: a
  * superclass's codebase annotation is taken to be its subclass's (none for {@code java.*} classes, as
- * the lean writer sends none), and data a class's writeObject wrote but its readObject left unread
- * counts the lean bytes skipped.
+ * the lean writer sends none).
  */
 final class JdkFilterModel {
 
@@ -231,13 +230,13 @@ final class JdkFilterModel {
         check(type, length);
     }
 
-    /** The end of what a class's writeObject or writeExternal wrote; {@code skipped}: bytes its reader left. */
-    void customDataEnd(long skipped) {
+    /** The end of what a class's writeObject or writeExternal wrote (what its reader left was read as the JDK skips it). */
+    void customDataEnd() {
         if (!counting) {
             return;
         }
         closeRun();
-        bytes += skipped + 1; // TC_ENDBLOCKDATA
+        bytes++; // TC_ENDBLOCKDATA
     }
 
     /** readResolve gave another object: the JDK asks the filter about it. */

@@ -865,9 +865,8 @@ public final class LeanReader {
      */
     private void endSegment(Segment segment) throws IOException {
         long end = in.limit();
-        long unread = end - in.position();
-        in.skip(unread);
-        jdk.customDataEnd(unread);
+        in.skip(end - in.position());
+        jdk.customDataEnd();
         if (in.position() != end) {
             throw new java.io.EOFException("lean stream: the message ended inside a writeObject's or writeExternal's data");
         }
