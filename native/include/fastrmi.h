@@ -240,6 +240,17 @@ FASTRMI_API int fastrmi_ctx_expect_peer(fastrmi_ctx *ctx, const uint8_t *ip, siz
 FASTRMI_API int64_t fastrmi_ctx_peers_left(fastrmi_ctx *ctx);
 
 /*
+ * Whether a peer that dies in the middle of a send can stop this context from receiving
+ * from its other peers (1) or not (0). UCX's shared-memory transports (mm: posix, sysv,
+ * which UCX may choose for a peer on this host unless UCX_TLS leaves them out) put every
+ * peer's messages to a worker into one FIFO that the worker reads in order; a sender killed
+ * between reserving an element and marking it written leaves one that is never marked, and
+ * the worker reads nothing more from anyone. Give each peer a context of its own on such a
+ * transport, so that a dead peer stops only its own.
+ */
+FASTRMI_API int fastrmi_ctx_peer_can_block_others(fastrmi_ctx *ctx);
+
+/*
  * How many of the peers this context keeps without a stream (fastrmi_ctx_peers_left: ofi keeps
  * each one's place for the context's life) are gone: failed, or, for ofi:shm, their process no
  * longer exists (looked at now, a system call per idle peer). Such a peer still holds what the

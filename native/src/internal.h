@@ -53,6 +53,10 @@ int fr_check_init(int errnum, const char *call, char *err, size_t errlen);
 #define FR_CHUNK (256 * 1024)
 /* Per-context pool of send buffers (messages in flight at once, all streams). */
 #define FR_TX_SLOTS 32
+/* Send buffers still in flight when their stream was freed (a peer that died with our message
+ * unfetched: rxm's rendezvous never completes then) are replaced in the pool up to this many
+ * (256 KiB each), so that a dead peer's messages cannot take the context's pool with them. */
+#define FR_TX_ORPHANS_MAX 512
 /* Buckets of the stream-id hash table of a context. */
 #define FR_STREAM_BUCKETS 256
 
@@ -110,6 +114,8 @@ struct fr_rx {
 struct fr_tx {
 	struct fr_op op;
 	struct fr_tx *next_free;
+	struct fr_tx *next_all; /* every send buffer of the context, pooled or orphaned */
+	int orphan;             /* its stream is gone: freed at completion, replaced in the pool */
 	struct fr_peer *peer;   /* holds a reference while in flight */
 	uint64_t stream_id;     /* the sending stream (may be closed by completion time) */
 	uint64_t peer_stream_id; /* the receiving stream: the message's tag */
@@ -275,7 +281,9 @@ struct fastrmi_ctx {
 	struct fr_peer *peers;
 	unsigned npeers;           /* entries of peers */
 	unsigned peer_limit;       /* the most peers the backend can hold in its life; 0: no limit */
-	struct fr_tx *tx_pool;
+	int peer_can_block_others; /* fastrmi_ctx_peer_can_block_others */
+	struct fr_tx *tx_all;      /* every send buffer (next_all): the pool's and orphans */
+	unsigned tx_orphans;       /* orphaned send buffers still in flight */
 	struct fr_tx *tx_free;
 	unsigned tx_inflight;
 	int eagain;                /* the provider said "try again": block only briefly */

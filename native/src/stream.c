@@ -317,6 +317,67 @@ static void fr_put_tx(struct fastrmi_ctx *ctx, struct fr_tx *tx)
 	ctx->tx_free = tx;
 }
 
+/* A new send buffer of the context, in the pool; 0, or -1 out of memory. */
+static int fr_add_tx(struct fastrmi_ctx *ctx)
+{
+	struct fr_tx *tx = calloc(1, sizeof(*tx));
+
+	if (tx == NULL)
+		return -1;
+	tx->op.kind = FR_OP_TX;
+	tx->op.ctx = ctx;
+	tx->next_all = ctx->tx_all;
+	ctx->tx_all = tx;
+	fr_put_tx(ctx, tx);
+	return 0;
+}
+
+/* Unlinks a send buffer from the context's list and frees it. */
+static void fr_free_tx(struct fastrmi_ctx *ctx, struct fr_tx *tx)
+{
+	struct fr_tx **p;
+
+	for (p = &ctx->tx_all; *p != NULL; p = &(*p)->next_all)
+		if (*p == tx) {
+			*p = tx->next_all;
+			break;
+		}
+	free(tx);
+}
+
+/* Frees every send buffer of a context whose provider is closed (or never opened). */
+static void fr_free_all_tx(struct fastrmi_ctx *ctx)
+{
+	struct fr_tx *tx;
+
+	while ((tx = ctx->tx_all) != NULL) {
+		ctx->tx_all = tx->next_all;
+		free(tx);
+	}
+	ctx->tx_free = NULL;
+}
+
+/*
+ * Lock held. The stream is going with messages of its still in flight: the provider keeps their
+ * buffers until it completes them, which for a peer that died may be never (rxm's rendezvous
+ * waits for the peer to fetch the data). They leave the pool, which gets new buffers in their
+ * place (up to FR_TX_ORPHANS_MAX orphans), and are freed when they complete or the context closes.
+ */
+static void fr_orphan_txs(struct fastrmi_ctx *ctx, uint64_t stream_id)
+{
+	struct fr_tx *tx;
+
+	for (tx = ctx->tx_all; tx != NULL; tx = tx->next_all) {
+		if (tx->peer == NULL || tx->orphan || tx->stream_id != stream_id)
+			continue;
+		tx->orphan = 1;
+		ctx->tx_inflight--; /* no waiter waits for it any more (fr_block's short sleeps) */
+		if (ctx->tx_orphans++ < FR_TX_ORPHANS_MAX && fr_add_tx(ctx) != 0)
+			fr_report("fr_orphan_txs", "out of memory for a send buffer in place of an orphan");
+	}
+	fr_wake_tx_waiters(ctx);
+}
+
 /*
  * Posts tx, whose payload (len bytes after the header, for DATA) is in place: the message is
  * DATA, or CREDIT (len = bytes granted) / FIN without payload. tx is the caller's, off the pool:
@@ -606,6 +667,13 @@ void fr_tx_done(struct fastrmi_ctx *ctx, struct fr_tx *tx, int status, const cha
 	struct fastrmi_stream *s;
 	struct fr_peer *peer = tx->peer;
 
+	if (tx->orphan) {
+		/* Its stream is gone, and the pool has a buffer in its place. */
+		ctx->tx_orphans--;
+		fr_free_tx(ctx, tx);
+		fr_peer_unref(ctx, peer);
+		return;
+	}
 	ctx->tx_inflight--;
 	/* A send the provider held back (a full queue, UCX's wire-up) reached the peer only now,
 	 * after the ring at posting: ring again, or the peer may sleep through it. */
@@ -1107,22 +1175,18 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 	ctx->be = be;
 	ctx->chunk = FR_CHUNK;
 	ctx->spin_nsec = (uint64_t)spin_usec * 1000u;
-	ctx->tx_pool = calloc(FR_TX_SLOTS, sizeof(*ctx->tx_pool));
-	if (ctx->tx_pool == NULL) {
-		free(ctx);
-		fr_seterr(err, errlen, "fastrmi_ctx_open: out of memory for send buffers");
-		return FASTRMI_ERR_NOMEM;
-	}
 	for (i = 0; i < FR_TX_SLOTS; i++) {
-		ctx->tx_pool[i].op.kind = FR_OP_TX;
-		ctx->tx_pool[i].op.ctx = ctx;
-		ctx->tx_pool[i].next_free = i + 1 < FR_TX_SLOTS ? &ctx->tx_pool[i + 1] : NULL;
+		if (fr_add_tx(ctx) != 0) {
+			fr_free_all_tx(ctx);
+			free(ctx);
+			fr_seterr(err, errlen, "fastrmi_ctx_open: out of memory for send buffers");
+			return FASTRMI_ERR_NOMEM;
+		}
 	}
-	ctx->tx_free = &ctx->tx_pool[0];
 
 	ret = fr_context_lock_init(&ctx->lock, err, errlen);
 	if (ret != 0) {
-		free(ctx->tx_pool);
+		fr_free_all_tx(ctx);
 		free(ctx);
 		return ret;
 	}
@@ -1130,7 +1194,7 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 	ret = fr_check_init(pthread_condattr_init(&ctx->condattr), "pthread_condattr_init", err, errlen);
 	if (ret != 0) {
 		fr_report_errno("pthread_mutex_destroy(context lock)", pthread_mutex_destroy(&ctx->lock));
-		free(ctx->tx_pool);
+		fr_free_all_tx(ctx);
 		free(ctx);
 		return ret;
 	}
@@ -1143,7 +1207,7 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 	}
 	if (ret != 0) {
 		fr_ctx_free_locks(ctx);
-		free(ctx->tx_pool);
+		fr_free_all_tx(ctx);
 		free(ctx);
 		return ret;
 	}
@@ -1193,6 +1257,11 @@ FASTRMI_API int64_t fastrmi_ctx_peers_left(fastrmi_ctx *ctx)
 	return left;
 }
 
+FASTRMI_API int fastrmi_ctx_peer_can_block_others(fastrmi_ctx *ctx)
+{
+	return ctx != NULL && ctx->peer_can_block_others;
+}
+
 FASTRMI_API int64_t fastrmi_ctx_peers_gone(fastrmi_ctx *ctx)
 {
 	struct fr_peer *peer;
@@ -1237,7 +1306,7 @@ FASTRMI_API void fastrmi_ctx_close(fastrmi_ctx *ctx)
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	fr_ctx_free_locks(ctx);
-	free(ctx->tx_pool);
+	fr_free_all_tx(ctx);
 	free(ctx);
 }
 
@@ -1582,6 +1651,8 @@ static void fr_stream_free(struct fastrmi_stream *s)
 	struct fr_rx *rx = s->rx;
 
 	fr_stream_unlink(s);
+	if (s->tx_inflight > 0 || s->ctrl_inflight > 0)
+		fr_orphan_txs(ctx, s->local_id);
 	if (rx->posted) {
 		/* The provider may still write the buffer: it is freed when the receive
 		 * completes (cancelled), or when the context closes. */

@@ -2,7 +2,8 @@
  * ucx.c - UCX backend: the probe, and the message transport under stream.c.
  *
  * One UCP worker per context and one endpoint per peer worker, shared by all streams to
- * that peer; streams are told apart by tag (ucp_tag_send_nbx / ucp_tag_recv_nbx with a
+ * that peer (on shared memory the caller gives each peer a context of its own:
+ * fastrmi_ctx_peer_can_block_others); streams are told apart by tag (ucp_tag_send_nbx / ucp_tag_recv_nbx with a
  * full mask). UCX picks the transports (UCX_TLS and every other UCX_* variable apply):
  * shared memory on one host, tcp or RDMA otherwise. Waiting: ucp_worker_arm, then poll
  * the worker's event fd together with an eventfd that other threads use to wake us.
@@ -505,9 +506,9 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 		for (rx = ctx->orphans; rx != NULL; rx = rx->next_orphan)
 			if (rx->op.ucx_req != NULL)
 				ucp_request_free(rx->op.ucx_req);
-		for (unsigned i = 0; i < FR_TX_SLOTS; i++)
-			if (ctx->tx_pool[i].op.ucx_req != NULL)
-				ucp_request_free(ctx->tx_pool[i].op.ucx_req);
+		for (struct fr_tx *tx = ctx->tx_all; tx != NULL; tx = tx->next_all)
+			if (tx->op.ucx_req != NULL)
+				ucp_request_free(tx->op.ucx_req);
 	}
 	while ((c = ucx->closing) != NULL) {
 		ucx->closing = c->next;
@@ -527,21 +528,32 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 	ctx->ucx = NULL;
 }
 
-/* Turns a shared-memory transport's ERROR_HANDLING on unless the environment says. */
-static void fr_ucx_default_on(ucp_config_t *config, const char *name, const char *tls)
+/* Whether a UCX_TLS list (NULL: UCX's own choice) may pick a shared-memory transport (mm: posix, sysv). */
+static int fr_ucx_may_use_shm(const char *tls)
 {
-	char env[64];
+	return tls == NULL || strstr(tls, "all") != NULL || strstr(tls, "sm") != NULL || strstr(tls, "shm") != NULL ||
+	       strstr(tls, "posix") != NULL || strstr(tls, "sysv") != NULL || strstr(tls, "mm") != NULL;
+}
 
-	/* Only when shared memory may be used: UCX warns about options no transport took. */
-	if (tls != NULL && strstr(tls, "all") == NULL && strstr(tls, "sm") == NULL && strstr(tls, "shm") == NULL &&
-	    strstr(tls, "posix") == NULL && strstr(tls, "sysv") == NULL && strstr(tls, "mm") == NULL)
+/*
+ * Sets a shared-memory transport option (MM_name, inherited by posix and sysv) unless the
+ * environment sets it for mm, posix or sysv. Only when shared memory may be used: UCX warns
+ * about options no transport took; an older/newer UCX without the option keeps its default.
+ */
+static void fr_ucx_mm_default(ucp_config_t *config, const char *name, const char *value, const char *tls)
+{
+	static const char *const prefixes[] = { "UCX_MM_", "UCX_POSIX_", "UCX_SYSV_" };
+	char option[64];
+
+	if (!fr_ucx_may_use_shm(tls))
 		return;
-	snprintf(env, sizeof(env), "UCX_%s", name);
-	if (getenv(env) != NULL || getenv("UCX_POSIX_ERROR_HANDLING") != NULL ||
-	    getenv("UCX_SYSV_ERROR_HANDLING") != NULL)
-		return;
-	/* An older/newer UCX without this option: nothing to turn on. */
-	(void)ucp_config_modify(config, name, "y");
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		snprintf(option, sizeof(option), "%s%s", prefixes[i], name);
+		if (getenv(option) != NULL)
+			return;
+	}
+	snprintf(option, sizeof(option), "MM_%s", name);
+	(void)ucp_config_modify(config, option, value);
 }
 
 /*
@@ -713,7 +725,11 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		if (status != UCS_OK)
 			return fr_ucx_fail(err, errlen, "ucp_config_modify(TLS)", status);
 	}
-	fr_ucx_default_on(ucx->config, "MM_ERROR_HANDLING", tls);
+	fr_ucx_mm_default(ucx->config, "ERROR_HANDLING", "y", tls);
+	/* Receive buffers 64 at a time, not 512 (4 MiB a context): a context per peer (see
+	 * fastrmi_ctx_peer_can_block_others) should cost little; the pool still grows as it must. */
+	fr_ucx_mm_default(ucx->config, "RX_BUFS_GROW", "64", tls);
+	ctx->peer_can_block_others = fr_ucx_may_use_shm(tls);
 	fr_ucx_eager_only(ucx->config, provider);
 
 	params.field_mask = UCP_PARAM_FIELD_FEATURES;

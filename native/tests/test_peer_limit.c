@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -167,9 +168,45 @@ static void test_ucx_unlimited(void)
 	fastrmi_ctx_close(ctx);
 }
 
+/* UCX may use shared memory (one FIFO read in order per worker) unless its transports leave it out. */
+static void test_which_peers_can_block_others(void)
+{
+	static const struct {
+		int backend;
+		const char *provider;
+		int blocks;
+	} cases[] = {
+		{ FASTRMI_BACKEND_UCX, "shm", 1 },
+		{ FASTRMI_BACKEND_UCX, "", 1 },
+		{ FASTRMI_BACKEND_UCX, "tcp", 0 },
+		{ FASTRMI_BACKEND_OFI, "shm", 0 },
+	};
+	char err[256] = "";
+
+	if (getenv("UCX_TLS") != NULL) {
+		printf("skip: UCX_TLS is set, and wins over the provider\n");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fastrmi_ctx *ctx = NULL;
+
+		if (fastrmi_ctx_open(cases[i].backend, cases[i].provider, 0, &ctx, err, sizeof(err)) != 0) {
+			CHECK("context opens", 0, "backend %d, \"%s\": %s", cases[i].backend, cases[i].provider, err);
+			continue;
+		}
+		CHECK("a dead peer can block the context's others where the transport says",
+		      fastrmi_ctx_peer_can_block_others(ctx) == cases[i].blocks, "backend %d, \"%s\": %d",
+		      cases[i].backend, cases[i].provider, fastrmi_ctx_peer_can_block_others(ctx));
+		fastrmi_ctx_close(ctx);
+	}
+	CHECK("no context, no peers", fastrmi_ctx_peer_can_block_others(NULL) == 0, "%d",
+	      fastrmi_ctx_peer_can_block_others(NULL));
+}
+
 int main(void)
 {
 	test_ofi_shm_limit();
 	test_ucx_unlimited();
+	test_which_peers_can_block_others();
 	return check_summary();
 }

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
@@ -130,7 +131,7 @@ public final class Doctor {
         row("matched", matched(config, name, address));
         row("inside", policy.optimize() ? "yes: FastRMI offers an upgrade to this host"
                 : "no, outside: no FastRMI offer, plain RMI");
-        Handshake.Offer offer = ClientHandshake.offer(policy, JvmFingerprint.current(), 0, address);
+        Handshake.Offer offer = ClientHandshake.offer(policy, JvmFingerprint.current(), 0, new InetSocketAddress(address, 0));
         row("optimizations", ConfigText.optimizations(policy.optimizations()) + " (offered by this version: "
                 + ConfigText.optimizations(offer.optimizations()) + ")");
         List<TransportName> offered = new ArrayList<>();

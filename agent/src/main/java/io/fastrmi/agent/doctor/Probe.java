@@ -62,7 +62,7 @@ final class Probe {
             return new Result(target.address(), target.name(), target.policy(), null, null, false,
                     ClientHandshake.OUTSIDE, TransportName.TCP, Set.of());
         }
-        Handshake.Offer offer = ClientHandshake.offer(target.policy(), Installation.fingerprint(), target.address());
+        Handshake.Offer offer = ClientHandshake.offer(target.policy(), Installation.fingerprint(), endpoint);
         try (Socket socket = new Socket()) {
             socket.connect(endpoint, timeoutMillis);
             socket.setSoTimeout(timeoutMillis);

@@ -6,6 +6,7 @@ import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 
 /**
@@ -50,12 +51,13 @@ public final class ClientHandshake {
      * endpoints for stream {@code localStreamId}, then tcp.
      */
     public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint,
-            long localStreamId, InetAddress server) {
+            long localStreamId, InetSocketAddress server) {
         return Negotiation.offer(policy, fingerprint, name -> PeerEndpoints.offeredEndpoint(name, localStreamId, server));
     }
 
     /** As above, for a fresh stream id: an offer made to see what the server answers (doctor). */
-    public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint, InetAddress server) {
+    public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint,
+            InetSocketAddress server) {
         return offer(policy, fingerprint, NativeTransports.nextStreamId(), server);
     }
 

@@ -56,7 +56,7 @@ final class PeerEndpoints {
      * transport opens here, and the peer's address passes {@link #checkedPeerAddress}.
      */
     static boolean usable(Handshake.Transport offered, ControlConnection connection) {
-        if (NativeTransports.get(offered.name()) == null) {
+        if (!NativeTransports.available(offered.name())) {
             return false;
         }
         try {
@@ -139,12 +139,16 @@ final class PeerEndpoints {
 
     /**
      * The endpoint an offer carries for transport {@code name} to the server at {@code server}: of
-     * the context new peers get, for stream {@code localStreamId}; null when the transport cannot be
-     * offered.
+     * the context this JVM's connections to that server get, for stream {@code localStreamId}; null
+     * when the transport cannot be offered.
      */
-    static String offeredEndpoint(TransportName name, long localStreamId, InetAddress server) {
-        NativeTransport context = NativeTransports.get(name);
-        return context != null && NativeTransports.expect(context, server) ? endpoint(context, localStreamId) : null;
+    static String offeredEndpoint(TransportName name, long localStreamId, InetSocketAddress server) {
+        NativeTransport context = NativeTransports.forPeer(name, new ServerEndpoint(server));
+        return context != null && NativeTransports.expect(context, server.getAddress()) ? endpoint(context, localStreamId) : null;
+    }
+
+    /** A server's endpoint, as the key of the client's context for it. */
+    private record ServerEndpoint(InetSocketAddress address) {
     }
 
     /**

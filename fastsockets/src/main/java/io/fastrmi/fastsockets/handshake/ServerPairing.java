@@ -1,11 +1,14 @@
 package io.fastrmi.fastsockets.handshake;
 
 import io.fastrmi.config.TransportName;
+import io.fastrmi.fastsockets.nativelib.NativeAddresses;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import io.fastrmi.fastsockets.transport.FastRmiLog;
 import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.io.IOException;
+import java.time.Instant;
+import java.util.HexFormat;
 
 /**
  * A server's decision made into the answer it sends: for a native transport, the answer carries this
@@ -23,7 +26,8 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
         try {
             PeerEndpoints.PeerEndpoint peer = PeerEndpoints.parseEndpoint(offeredEndpoint(offer, name));
             byte[] address = PeerEndpoints.checkedPeerAddress(name, peer, connection);
-            NativeTransport context = NativeTransports.get(name);
+            // A context of the client's own where a dead peer could block a shared one.
+            NativeTransport context = NativeTransports.forPeer(name, Client.of(address));
             if (context == null || !NativeTransports.expect(context, connection.peer())) {
                 throw new HandshakeException("the transport cannot let the client in");
             }
@@ -48,6 +52,21 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
             return context.open(peerAddress, localId, peerId);
         } catch (IOException e) {
             throw new HandshakeException("cannot open the " + context.name() + " stream the answer named: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A client as the key of the server's context for it: its process where its address names one
+     * (the pid, and when it started: a later process given the same pid is another client), else its
+     * context's address. ({@code started} is null where the system does not say.)
+     */
+    private record Client(long pid, Instant started, String address) {
+        static Client of(byte[] checkedAddress) {
+            long pid = NativeAddresses.namedProcess(checkedAddress);
+            if (pid == 0) {
+                return new Client(0, null, HexFormat.of().formatHex(checkedAddress));
+            }
+            return new Client(pid, ProcessHandle.of(pid).flatMap(process -> process.info().startInstant()).orElse(null), "");
         }
     }
 

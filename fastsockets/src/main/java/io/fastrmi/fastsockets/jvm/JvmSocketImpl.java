@@ -121,7 +121,7 @@ final class JvmSocketImpl extends SocketImpl {
             return;
         }
         localStreamId = NativeTransports.nextStreamId();
-        offer = ClientHandshake.offer(policy, Installation.fingerprint(), localStreamId, target.getAddress());
+        offer = ClientHandshake.offer(policy, Installation.fingerprint(), localStreamId, target);
         try {
             PlatformSockets.connect(platform, address, timeout);
         } catch (IOException e) {

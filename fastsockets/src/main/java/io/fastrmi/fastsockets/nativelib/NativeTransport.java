@@ -69,6 +69,15 @@ public interface NativeTransport extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Whether a peer that dies in the middle of a send can stop this context from receiving from its
+     * other peers ({@code fastrmi_ctx_peer_can_block_others}: UCX's shared memory reads one FIFO in
+     * order). Such a transport gives each peer a context of its own ({@code TransportContexts}).
+     */
+    default boolean peerCanBlockOthers() {
+        return false;
+    }
+
     /** Whether no stream of this context is open. */
     default boolean idle() {
         return false;

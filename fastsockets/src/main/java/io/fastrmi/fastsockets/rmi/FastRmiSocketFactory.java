@@ -63,7 +63,7 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
         }
         Negotiator negotiator = Negotiator.client(socket.negotiation(), "rmi");
         long localId = NativeTransports.nextStreamId();
-        Handshake.Offer offer = ClientHandshake.offer(target.policy(), fingerprint, localId, address);
+        Handshake.Offer offer = ClientHandshake.offer(target.policy(), fingerprint, localId, new InetSocketAddress(address, port));
         ClientHandshake.Outcome outcome;
         int limit = RmiLimits.handshakeTimeoutMillis();
         try {

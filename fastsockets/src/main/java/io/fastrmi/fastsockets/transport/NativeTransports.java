@@ -63,16 +63,24 @@ public final class NativeTransports {
     }
 
     /**
-     * The context of transport {@code name} that a new negotiation names (a fresh one when the
-     * current one is nearly full: {@link TransportContexts}), or null when the transport cannot be
-     * had here (said once).
+     * The context of transport {@code name} that a new negotiation with {@code peer} names (a key
+     * that tells peers apart: the peer's context address on a server, the server's endpoint on a
+     * client; {@link TransportContexts#forPeer}), or null when the transport cannot be had here (said
+     * once).
      */
-    public static NativeTransport get(TransportName name) {
+    public static NativeTransport forPeer(TransportName name, Object peer) {
+        TransportContexts contexts = contexts(name);
+        return contexts == null ? null : contexts.forPeer(peer);
+    }
+
+    /** Whether transport {@code name} opens here (said once when it does not). */
+    public static boolean available(TransportName name) {
+        return contexts(name) != null;
+    }
+
+    private static TransportContexts contexts(TransportName name) {
         TransportContexts contexts = OPEN.get(name);
-        if (contexts == null && !UNAVAILABLE.containsKey(name)) {
-            contexts = open(name);
-        }
-        return contexts == null ? null : contexts.forNewPeer();
+        return contexts != null || UNAVAILABLE.containsKey(name) ? contexts : open(name);
     }
 
     private static synchronized TransportContexts open(TransportName name) {
@@ -131,7 +139,7 @@ public final class NativeTransports {
     public static void warmUp(List<TransportName> names) {
         if (WARMED.compareAndSet(false, true) && locator != null) {
             Thread warmer = new Thread(() -> {
-                names.stream().filter(TransportName::isNative).forEach(NativeTransports::get);
+                names.stream().filter(TransportName::isNative).forEach(NativeTransports::available);
                 loadQuietly();
             }, "fastrmi-transports");
             warmer.setDaemon(true);

@@ -5,8 +5,10 @@ import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,6 +28,12 @@ import java.util.function.LongSupplier;
  * still name it, so that departed clients leave nothing behind on a server that sees no new ones. A
  * context that goes idle schedules that look (on a daemon thread that ends when nothing is left to
  * look at); new peers then get a fresh context, opened when the first one comes.
+ *
+ * <p>A transport where one peer that dies in the middle of a send can stop a context from receiving
+ * from all its other peers ({@link NativeTransport#peerCanBlockOthers}: UCX's shared memory) gives
+ * each peer a context of its own instead ({@link #forPeer}), so that a dead peer stops only its own.
+ * A peer's context is closed a grace after its last stream closed; a spare one is kept open ahead,
+ * so that a new peer does not wait for one to open.
  */
 final class TransportContexts {
 
@@ -35,6 +43,9 @@ final class TransportContexts {
      */
     static final int HEADROOM = 16;
 
+    /** The most peers with a context each; beyond them new peers are refused the transport (they get tcp). */
+    static final int PEER_CONTEXTS_MAX = 512;
+
     /** Opens a fresh context of the transport. */
     interface Opener {
         NativeTransport open() throws IOException;
@@ -43,11 +54,24 @@ final class TransportContexts {
     private record Retired(NativeTransport context, long sinceNanos) {
     }
 
+    /** A peer's own context, and when a negotiation last named it. */
+    private static final class PeerContext {
+        final NativeTransport context;
+        long namedNanos;
+
+        PeerContext(NativeTransport context) {
+            this.context = context;
+        }
+    }
+
     private final TransportName name;
     private final Opener opener;
     private final LongSupplier nanoClock;
     private final long graceNanos;
-    /** Null once a spent context was closed, until a new peer comes. */
+    /** A context each per peer (see the class comment); then {@link #current} is the spare. */
+    private final boolean contextPerPeer;
+    private final Map<Object, PeerContext> peerContexts = new HashMap<>();
+    /** Null once a spent context was closed, until a new peer comes; with a context per peer, the spare. */
     private NativeTransport current;
     /** When {@link #forNewPeer} last handed out {@link #current}. */
     private long currentNamedNanos;
@@ -80,7 +104,67 @@ final class TransportContexts {
         this.graceNanos = graceMillis * 1_000_000L;
         this.nanoClock = nanoClock;
         this.currentNamedNanos = nanoClock.getAsLong();
+        this.contextPerPeer = first.peerCanBlockOthers();
         first.onIdle(this::contextIdle);
+    }
+
+    /**
+     * The context a new negotiation with {@code peer} names: where each peer gets a context of its
+     * own, the one of {@code peer} (a key: the peer's context address, or the server's endpoint), else
+     * {@link #forNewPeer}. Null when none can be had (said once).
+     */
+    synchronized NativeTransport forPeer(Object peer) {
+        if (!contextPerPeer) {
+            return forNewPeer();
+        }
+        PeerContext own = peerContexts.get(peer);
+        if (own == null) {
+            if (peerContexts.size() >= PEER_CONTEXTS_MAX) {
+                FastRmiLog.once("peers:" + name, "FastRMI: " + peerContexts.size() + " peers have a " + name
+                        + " context each; further peers get tcp until some leave");
+                return null;
+            }
+            NativeTransport context = current;
+            current = null;
+            if (context == null) {
+                try {
+                    context = opened();
+                } catch (IOException e) {
+                    FastRmiLog.once("reopen:" + name, "FastRMI: cannot open a " + name + " context for a new peer: "
+                            + e.getMessage());
+                    return null;
+                }
+            }
+            own = new PeerContext(context);
+            peerContexts.put(peer, own);
+            TIDIER.execute(this::openSpare);
+            contextIdle(); // closed if no stream ever opens on it (the peer answered tcp, say)
+        }
+        own.namedNanos = nanoClock.getAsLong();
+        return own.context;
+    }
+
+    /** Opens the spare the next new peer takes, outside the lock (a context takes milliseconds to open). */
+    private void openSpare() {
+        synchronized (this) {
+            if (current != null) {
+                return;
+            }
+        }
+        NativeTransport spare;
+        try {
+            spare = opened();
+        } catch (IOException | RuntimeException e) {
+            FastRmiLog.once("spare:" + name, "FastRMI: cannot open a spare " + name + " context: " + e.getMessage());
+            return;
+        }
+        synchronized (this) {
+            if (current == null) {
+                current = spare;
+                return;
+            }
+        }
+        spare.close();
     }
 
     /**
@@ -144,6 +228,14 @@ final class TransportContexts {
         for (Retired r : retired) {
             later |= r.context().idle();
         }
+        for (Iterator<PeerContext> it = peerContexts.values().iterator(); it.hasNext();) {
+            PeerContext own = it.next();
+            if (now - own.namedNanos >= graceNanos && own.context.closeIfIdle()) {
+                it.remove();
+            } else {
+                later |= own.context.idle();
+            }
+        }
         return later;
     }
 
@@ -167,15 +259,25 @@ final class TransportContexts {
 
     /** The context whose address is {@code address} (one this JVM sent in a negotiation), or null when it is closed. */
     synchronized NativeTransport withAddress(byte[] address) {
-        if (current != null && Arrays.equals(current.address(), address)) {
-            return current;
+        if (current != null && !contextPerPeer && Arrays.equals(current.address(), address)) {
+            return current; // (a spare is named by no negotiation)
         }
         for (Retired r : retired) {
             if (Arrays.equals(r.context().address(), address)) {
                 return r.context();
             }
         }
+        for (PeerContext own : peerContexts.values()) {
+            if (Arrays.equals(own.context.address(), address)) {
+                return own.context;
+            }
+        }
         return null;
+    }
+
+    /** Peers with a context of their own, not closed yet. */
+    synchronized int peerContextsOpen() {
+        return peerContexts.size();
     }
 
     /** Retired contexts not closed yet. */

@@ -20,15 +20,18 @@ final class FfmTransport implements NativeTransport {
     private final TransportName name;
     private final MemorySegment context;
     private final byte[] address;
+    private final boolean peerCanBlockOthers;
     private boolean closed;
     private int openStreams;
     private volatile Runnable idleListener;
 
-    private FfmTransport(NativeCalls calls, TransportName name, MemorySegment context, byte[] address) {
+    private FfmTransport(NativeCalls calls, TransportName name, MemorySegment context, byte[] address,
+            boolean peerCanBlockOthers) {
         this.calls = calls;
         this.name = name;
         this.context = context;
         this.address = address;
+        this.peerCanBlockOthers = peerCanBlockOthers;
     }
 
     static FfmTransport open(NativeCalls calls, TransportName transport, int spinMicros, WaitMode wait)
@@ -64,7 +67,8 @@ final class FfmTransport implements NativeTransport {
                         + NativeStatus.failure("fastrmi_ctx_address", rc, null));
             }
             byte[] address = buffer.asSlice(0, length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
-            return new FfmTransport(calls, transport, context, address);
+            boolean peerCanBlockOthers = (int) calls.ctxPeerCanBlockOthers.invokeExact(context) != 0;
+            return new FfmTransport(calls, transport, context, address, peerCanBlockOthers);
         } catch (IOException e) {
             throw e;
         } catch (Throwable t) {
@@ -80,6 +84,11 @@ final class FfmTransport implements NativeTransport {
     @Override
     public byte[] address() {
         return address.clone();
+    }
+
+    @Override
+    public boolean peerCanBlockOthers() {
+        return peerCanBlockOthers;
     }
 
     @Override

@@ -25,6 +25,7 @@ final class NativeCalls {
     final MethodHandle ctxClose;
     final MethodHandle ctxPeersLeft;
     final MethodHandle ctxPeersGone;
+    final MethodHandle ctxPeerCanBlockOthers;
     final MethodHandle streamOpen;
     final MethodHandle send;
     final MethodHandle sendNow;
@@ -59,6 +60,8 @@ final class NativeCalls {
         ctxClose = linker.downcallHandle(find(library, "fastrmi_ctx_close"), FunctionDescriptor.ofVoid(ADDRESS));
         ctxPeersLeft = linker.downcallHandle(find(library, "fastrmi_ctx_peers_left"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));
         ctxPeersGone = linker.downcallHandle(find(library, "fastrmi_ctx_peers_gone"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+        ctxPeerCanBlockOthers = linker.downcallHandle(find(library, "fastrmi_ctx_peer_can_block_others"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS));
         streamOpen = linker.downcallHandle(find(library, "fastrmi_stream_open"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
         send = linker.downcallHandle(find(library, "fastrmi_send"), transfer);

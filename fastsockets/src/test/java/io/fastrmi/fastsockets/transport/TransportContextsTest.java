@@ -11,8 +11,8 @@ import io.fastrmi.config.TransportName;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -28,11 +28,22 @@ class TransportContextsTest {
         long peers;
         int streams;
         long gone;
-        boolean closed;
+        volatile boolean closed;
+        final boolean peerCanBlockOthers;
 
         CountingContext(int number, long limit) {
-            this.address = new byte[] {'O', (byte) number};
+            this(number, limit, false);
+        }
+
+        CountingContext(int number, long limit, boolean peerCanBlockOthers) {
+            this.address = new byte[] {'O', (byte) number, (byte) (number >> 8)};
             this.limit = limit;
+            this.peerCanBlockOthers = peerCanBlockOthers;
+        }
+
+        @Override
+        public boolean peerCanBlockOthers() {
+            return peerCanBlockOthers;
         }
 
         @Override
@@ -89,16 +100,88 @@ class TransportContextsTest {
         }
     }
 
-    private final List<CountingContext> opened = new ArrayList<>();
+    /** Spares open on the tidier's thread. */
+    private final List<CountingContext> opened = new CopyOnWriteArrayList<>();
     private final AtomicLong now = new AtomicLong();
 
     private TransportContexts contexts(long limit) throws IOException {
+        return contexts(limit, false);
+    }
+
+    private TransportContexts contexts(long limit, boolean peerCanBlockOthers) throws IOException {
         TransportContexts.Opener opener = () -> {
-            CountingContext context = new CountingContext(opened.size(), limit);
+            CountingContext context = new CountingContext(opened.size(), limit, peerCanBlockOthers);
             opened.add(context);
             return context;
         };
-        return new TransportContexts(TransportName.parse("ofi:shm"), opener.open(), opener, GRACE_MILLIS, now::get);
+        return new TransportContexts(TransportName.parse(peerCanBlockOthers ? "ucx:shm" : "ofi:shm"), opener.open(),
+                opener, GRACE_MILLIS, now::get);
+    }
+
+    /** Waits (a bound, not a timing) for the tidier's thread to have opened {@code count} contexts in all. */
+    private void awaitOpened(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (opened.size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(count, opened.size(), "contexts opened");
+    }
+
+    @Test
+    void whereADeadPeerCanBlockOthersEachPeerGetsAContextOfItsOwn() throws Exception {
+        TransportContexts contexts = contexts(-1, true);
+        NativeTransport a = contexts.forPeer("a");
+        assertSame(opened.get(0), a, "the first peer takes the context opened ahead");
+        awaitOpened(2); // the spare for the next new peer
+        NativeTransport b = contexts.forPeer("b");
+        assertNotSame(a, b);
+        assertSame(opened.get(1), b, "the next peer takes the spare");
+        assertSame(a, contexts.forPeer("a"), "a peer keeps its context");
+        assertSame(a, contexts.withAddress(a.address()));
+        assertSame(b, contexts.withAddress(b.address()));
+        awaitOpened(3);
+        assertNull(contexts.withAddress(opened.get(2).address()), "the spare is nobody's yet");
+        assertEquals(2, contexts.peerContextsOpen());
+    }
+
+    @Test
+    void aPeersContextClosesAGraceAfterItsLastStreamAndItsNextNegotiationGetsAFreshOne() throws Exception {
+        TransportContexts contexts = contexts(-1, true);
+        CountingContext a = (CountingContext) contexts.forPeer("a");
+        a.open(new byte[] {1}, 1, 1);
+        now.addAndGet(GRACE_MILLIS * 1_000_000L);
+        assertFalse(contexts.tidy());
+        assertFalse(a.closed, "closed with a stream open");
+        a.streams = 0;
+        assertSame(a, contexts.forPeer("a"), "named again: a negotiation may pair on it");
+        assertTrue(contexts.tidy(), "idle, named within the grace: looked at again later");
+        assertFalse(a.closed);
+        now.addAndGet(GRACE_MILLIS * 1_000_000L);
+        assertFalse(contexts.tidy());
+        assertTrue(a.closed);
+        assertNull(contexts.withAddress(a.address()));
+        assertEquals(0, contexts.peerContextsOpen());
+        awaitOpened(2);
+        NativeTransport again = contexts.forPeer("a");
+        assertNotSame(a, again);
+        assertFalse(((CountingContext) again).closed);
+    }
+
+    @Test
+    void peersBeyondTheMostWithAContextEachAreRefusedTheTransport() throws Exception {
+        TransportContexts contexts = contexts(-1, true);
+        for (int i = 0; i < TransportContexts.PEER_CONTEXTS_MAX; i++) {
+            assertTrue(contexts.forPeer(i) != null, "peer " + i);
+        }
+        assertNull(contexts.forPeer("one more"));
+        assertTrue(contexts.forPeer(7) != null, "a peer that has one keeps it");
+    }
+
+    @Test
+    void whereNoPeerCanBlockOthersPeersShareTheContext() throws IOException {
+        TransportContexts contexts = contexts(-1, false);
+        assertSame(contexts.forPeer("a"), contexts.forPeer("b"));
+        assertEquals(1, opened.size());
     }
 
     @Test
