@@ -184,6 +184,49 @@ public final class ManagedJvm implements AutoCloseable {
         errorPump.join(TimeUnit.SECONDS.toMillis(10));
     }
 
+    /**
+     * What the JVM's threads are doing, for a failure report: {@code jcmd Thread.print}, then the
+     * native stacks of every thread where gdb is installed. Never throws: a tool that fails says so.
+     */
+    public String stacks() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(toolOutput(List.of(jdk.tool("jcmd").toString(), Long.toString(pid()), "Thread.print")));
+        Path gdb = Path.of("/usr/bin/gdb");
+        if (Files.isExecutable(gdb)) {
+            sb.append("\n==== native stacks\n").append(toolOutput(List.of(gdb.toString(), "-p", Long.toString(pid()),
+                    "-batch", "-ex", "thread apply all bt")));
+        }
+        return sb.toString();
+    }
+
+    /** What {@code command} printed within a minute (a JVM that cannot reach a safepoint never answers jcmd). */
+    private static String toolOutput(List<String> command) {
+        Path out = null;
+        try {
+            out = Files.createTempFile("fastrmi-stacks", ".txt");
+            Process tool = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            String ending = "";
+            if (!tool.waitFor(60, TimeUnit.SECONDS)) {
+                tool.destroyForcibly();
+                ending = String.join(" ", command) + ": no answer within 60 s\n";
+            }
+            return Files.readString(out) + ending;
+        } catch (IOException e) {
+            return String.join(" ", command) + ": " + e + "\n";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return String.join(" ", command) + ": interrupted\n";
+        } finally {
+            if (out != null) {
+                try {
+                    Files.deleteIfExists(out);
+                } catch (IOException e) {
+                    // a temporary file left behind
+                }
+            }
+        }
+    }
+
     /** Kills the JVM if it still runs. */
     @Override
     public void close() {
