@@ -1,7 +1,6 @@
 package io.fastrmi.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -56,8 +55,11 @@ class OtherUserIT {
 
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
         List<RecordedEvent> handshakes = ItSupport.events(run.serverJfr(), "fastrmi.Handshake");
-        assertFalse(handshakes.isEmpty());
+        assertTrue(handshakes.stream().anyMatch(event -> "fast".equals(event.getString("result"))), handshakes::toString);
         for (RecordedEvent event : handshakes) {
+            if (isCallbackToAClientThatLeft(event)) {
+                continue;
+            }
             assertEquals("fast", event.getString("result"), event::toString);
             assertEquals("tcp", event.getString("transport"), event::toString);
         }
@@ -65,5 +67,14 @@ class OtherUserIT {
         assertTrue(output.stream().anyMatch(l -> l.contains(transport + " is not used with ")
                 && l.contains("the peer is a process of uid " + NOBODY + ", not of this user (uid 0)")),
                 () -> String.join("\n", output));
+    }
+
+    /**
+     * The server's own call to the client's exported object (RMI's DGC renewing or cleaning it) that
+     * met the client exiting: the client's end reset during the offer, which a stock call meets too.
+     */
+    private static boolean isCallbackToAClientThatLeft(RecordedEvent event) {
+        return "client".equals(event.getString("side")) && "plain".equals(event.getString("result"))
+                && String.valueOf(event.getString("reason")).startsWith("the connection reset during the FastRMI offer");
     }
 }
