@@ -64,9 +64,8 @@ public final class NativeTransports {
 
     /**
      * The context of transport {@code name} that a new negotiation with {@code peer} names (a key
-     * that tells peers apart: the peer's context address on a server, the server's endpoint on a
-     * client; {@link TransportContexts#forPeer}), or null when the transport cannot be had here (said
-     * once).
+     * that tells peers apart: the client's process on a server, the server's endpoint on a client;
+     * {@link TransportContexts#forPeer}), or null when the transport cannot be had here (said once).
      */
     public static NativeTransport forPeer(TransportName name, Object peer) {
         TransportContexts contexts = contexts(name);

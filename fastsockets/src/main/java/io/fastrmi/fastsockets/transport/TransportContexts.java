@@ -110,7 +110,7 @@ final class TransportContexts {
 
     /**
      * The context a new negotiation with {@code peer} names: where each peer gets a context of its
-     * own, the one of {@code peer} (a key: the peer's context address, or the server's endpoint), else
+     * own, the one of {@code peer} (a key: the client's process, or the server's endpoint), else
      * {@link #forNewPeer}. Null when none can be had (said once).
      */
     synchronized NativeTransport forPeer(Object peer) {
