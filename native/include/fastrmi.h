@@ -251,6 +251,17 @@ FASTRMI_API int64_t fastrmi_ctx_peers_left(fastrmi_ctx *ctx);
 FASTRMI_API int fastrmi_ctx_peer_can_block_others(fastrmi_ctx *ctx);
 
 /*
+ * Whether a call on this context may spin without end on a lock a dead peer held (1) or not
+ * (0). libfabric's shm (1.17) guards each region with a process-shared spin lock that a
+ * sender takes in the receiver's region and a receiver in its own; a peer killed holding one
+ * leaves it held for good, and the next call that takes it spins for ever. Such a call must
+ * never be made where a spinning thread holds up others: from a Java critical downcall it
+ * would stop every thread of the JVM at the next safepoint. With a context per peer
+ * (fastrmi_ctx_peer_can_block_others) it then costs only the dead peer's own streams.
+ */
+FASTRMI_API int fastrmi_ctx_may_spin_on_dead_peer(fastrmi_ctx *ctx);
+
+/*
  * How many of the peers this context keeps without a stream (fastrmi_ctx_peers_left: ofi keeps
  * each one's place for the context's life) are gone: failed, or, for ofi:shm, their process no
  * longer exists (looked at now, a system call per idle peer). Such a peer still holds what the

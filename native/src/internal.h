@@ -282,6 +282,7 @@ struct fastrmi_ctx {
 	unsigned npeers;           /* entries of peers */
 	unsigned peer_limit;       /* the most peers the backend can hold in its life; 0: no limit */
 	int peer_can_block_others; /* fastrmi_ctx_peer_can_block_others */
+	int may_spin_on_dead_peer; /* fastrmi_ctx_may_spin_on_dead_peer */
 	struct fr_tx *tx_all;      /* every send buffer (next_all): the pool's and orphans */
 	unsigned tx_orphans;       /* orphaned send buffers still in flight */
 	struct fr_tx *tx_free;

@@ -597,8 +597,13 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	ofi->inject_size = ofi->info->tx_attr->inject_size;
 	/* shm's address vector holds as many peers as its domain has endpoints (SMR_MAX_PEERS), and
 	 * we never reuse a place (keeps_idle_peers): that is this context's peers for life. */
-	if (strcmp(provider, "shm") == 0)
+	if (strcmp(provider, "shm") == 0) {
 		ctx->peer_limit = fr_shm_peer_limit(ofi->info->domain_attr->ep_cnt);
+		/* A sender killed holding our region's spin lock stops our progress for good: a region,
+		 * and so a context, per peer keeps that to the dead peer's own streams. */
+		ctx->peer_can_block_others = 1;
+		ctx->may_spin_on_dead_peer = 1;
+	}
 
 	if (ofi->wait == FR_OFI_WAIT_FD) {
 		ofi->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

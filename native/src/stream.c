@@ -1262,6 +1262,11 @@ FASTRMI_API int fastrmi_ctx_peer_can_block_others(fastrmi_ctx *ctx)
 	return ctx != NULL && ctx->peer_can_block_others;
 }
 
+FASTRMI_API int fastrmi_ctx_may_spin_on_dead_peer(fastrmi_ctx *ctx)
+{
+	return ctx != NULL && ctx->may_spin_on_dead_peer;
+}
+
 FASTRMI_API int64_t fastrmi_ctx_peers_gone(fastrmi_ctx *ctx)
 {
 	struct fr_peer *peer;

@@ -168,18 +168,21 @@ static void test_ucx_unlimited(void)
 	fastrmi_ctx_close(ctx);
 }
 
-/* UCX may use shared memory (one FIFO read in order per worker) unless its transports leave it out. */
+/* UCX may use shared memory (one FIFO read in order per worker) unless its transports leave it out;
+ * libfabric's shm guards each region with a spin lock a dead peer may hold. */
 static void test_which_peers_can_block_others(void)
 {
 	static const struct {
 		int backend;
 		const char *provider;
 		int blocks;
+		int spins;
 	} cases[] = {
-		{ FASTRMI_BACKEND_UCX, "shm", 1 },
-		{ FASTRMI_BACKEND_UCX, "", 1 },
-		{ FASTRMI_BACKEND_UCX, "tcp", 0 },
-		{ FASTRMI_BACKEND_OFI, "shm", 0 },
+		{ FASTRMI_BACKEND_UCX, "shm", 1, 0 },
+		{ FASTRMI_BACKEND_UCX, "", 1, 0 },
+		{ FASTRMI_BACKEND_UCX, "tcp", 0, 0 },
+		{ FASTRMI_BACKEND_OFI, "shm", 1, 1 },
+		{ FASTRMI_BACKEND_OFI, "tcp;ofi_rxm", 0, 0 },
 	};
 	char err[256] = "";
 
@@ -197,10 +200,15 @@ static void test_which_peers_can_block_others(void)
 		CHECK("a dead peer can block the context's others where the transport says",
 		      fastrmi_ctx_peer_can_block_others(ctx) == cases[i].blocks, "backend %d, \"%s\": %d",
 		      cases[i].backend, cases[i].provider, fastrmi_ctx_peer_can_block_others(ctx));
+		CHECK("a call may spin on a dead peer's lock where the transport says",
+		      fastrmi_ctx_may_spin_on_dead_peer(ctx) == cases[i].spins, "backend %d, \"%s\": %d",
+		      cases[i].backend, cases[i].provider, fastrmi_ctx_may_spin_on_dead_peer(ctx));
 		fastrmi_ctx_close(ctx);
 	}
 	CHECK("no context, no peers", fastrmi_ctx_peer_can_block_others(NULL) == 0, "%d",
 	      fastrmi_ctx_peer_can_block_others(NULL));
+	CHECK("no context, no spinning", fastrmi_ctx_may_spin_on_dead_peer(NULL) == 0, "%d",
+	      fastrmi_ctx_may_spin_on_dead_peer(NULL));
 }
 
 int main(void)

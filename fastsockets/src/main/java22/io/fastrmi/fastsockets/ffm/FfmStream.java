@@ -22,8 +22,16 @@ import java.util.concurrent.locks.LockSupport;
  * outside the heap per stream but its two error buffers. No lock either: a call enters and leaves
  * with one atomic step each ({@link #lifecycle}), so the library's own lock is the only one a
  * transfer takes here.
+ *
+ * <p>A context whose calls may spin for ever on a dead peer's lock (libfabric's shm) is never called
+ * from a critical downcall: a thread spinning there would hold up every safepoint, and so every
+ * thread of the JVM. Its streams copy through a buffer outside the heap of their own instead, and
+ * call the library as an ordinary downcall, so that such a thread costs only itself.
  */
 final class FfmStream implements NativeStream {
+
+    /** Each direction's buffer outside the heap, on a context never called critically. */
+    private static final int BOUNCE_BYTES = 32 * 1024;
 
     /** Larger arrays get a view per call (its cost is nothing beside their copy), so an idle stream never keeps one alive. */
     private static final int KEPT_VIEW_MAX = 256 * 1024;
@@ -44,15 +52,20 @@ final class FfmStream implements NativeStream {
     private volatile Thread closer;
     private ArrayView readView = ArrayView.NONE;
     private ArrayView writeView = ArrayView.NONE;
+    /** Null where critical downcalls are safe; else where reads and writes go through. */
+    private final MemorySegment readBounce;
+    private final MemorySegment writeBounce;
 
-    private FfmStream(NativeCalls calls, FfmTransport transport, MemorySegment stream) {
+    private FfmStream(NativeCalls calls, FfmTransport transport, MemorySegment stream, boolean critical) {
         this.calls = calls;
         this.transport = transport;
         this.stream = stream;
+        this.readBounce = critical ? null : arena.allocate(BOUNCE_BYTES);
+        this.writeBounce = critical ? null : arena.allocate(BOUNCE_BYTES);
     }
 
     static FfmStream open(NativeCalls calls, FfmTransport transport, MemorySegment context, byte[] peerAddress,
-            long localId, long peerId) throws IOException {
+            long localId, long peerId, boolean critical) throws IOException {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment peer = call.allocate(peerAddress.length);
             MemorySegment.copy(peerAddress, 0, peer, ValueLayout.JAVA_BYTE, 0, peerAddress.length);
@@ -64,7 +77,7 @@ final class FfmStream implements NativeStream {
                 throw new IOException("cannot open a " + transport + " stream: "
                         + NativeStatus.failure("fastrmi_stream_open", rc, err.getString(0)));
             }
-            return new FfmStream(calls, transport, out.get(ValueLayout.ADDRESS, 0));
+            return new FfmStream(calls, transport, out.get(ValueLayout.ADDRESS, 0), critical);
         } catch (IOException e) {
             throw e;
         } catch (Throwable t) {
@@ -80,6 +93,9 @@ final class FfmStream implements NativeStream {
         }
         enter();
         try {
+            if (readBounce != null) {
+                return readBounced(buffer, offset, length, timeoutMillis);
+            }
             MemorySegment array = readView(buffer);
             long n = (long) calls.recvNow.invokeExact(stream, array, (long) offset, (long) length, 0, readError,
                     (long) FfmTransport.ERROR_BUFFER);
@@ -116,6 +132,10 @@ final class FfmStream implements NativeStream {
         java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
         enter();
         try {
+            if (writeBounce != null) {
+                writeBounced(buffer, offset, length);
+                return;
+            }
             long sent = 0;
             MemorySegment array = writeView(buffer);
             if (length > 0) {
@@ -158,6 +178,35 @@ final class FfmStream implements NativeStream {
             throw new IOException("write to a " + transport + " stream: " + t, t);
         } finally {
             exit();
+        }
+    }
+
+    /** A read as an ordinary downcall, through {@link #readBounce}. */
+    private int readBounced(byte[] buffer, int offset, int length, int timeoutMillis) throws Throwable {
+        long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES),
+                timeoutMillis == 0 ? -1 : timeoutMillis, readError, (long) FfmTransport.ERROR_BUFFER);
+        if (n == 0) {
+            return -1;
+        }
+        if (n < 0) {
+            throw failure("read", "fastrmi_recv", n, readError);
+        }
+        MemorySegment.copy(readBounce, ValueLayout.JAVA_BYTE, 0, buffer, offset, (int) n);
+        return (int) n;
+    }
+
+    /** A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are handed over. */
+    private void writeBounced(byte[] buffer, int offset, int length) throws Throwable {
+        int sent = 0;
+        while (sent < length) {
+            int n = Math.min(length - sent, BOUNCE_BYTES);
+            MemorySegment.copy(buffer, offset + sent, writeBounce, ValueLayout.JAVA_BYTE, 0, n);
+            long rc = (long) calls.send.invokeExact(stream, writeBounce, (long) n, -1, writeError,
+                    (long) FfmTransport.ERROR_BUFFER);
+            if (rc < 0) {
+                throw failure("write", "fastrmi_send", rc, writeError);
+            }
+            sent += n;
         }
     }
 

@@ -21,17 +21,19 @@ final class FfmTransport implements NativeTransport {
     private final MemorySegment context;
     private final byte[] address;
     private final boolean peerCanBlockOthers;
+    private final boolean maySpinOnDeadPeer;
     private boolean closed;
     private int openStreams;
     private volatile Runnable idleListener;
 
     private FfmTransport(NativeCalls calls, TransportName name, MemorySegment context, byte[] address,
-            boolean peerCanBlockOthers) {
+            boolean peerCanBlockOthers, boolean maySpinOnDeadPeer) {
         this.calls = calls;
         this.name = name;
         this.context = context;
         this.address = address;
         this.peerCanBlockOthers = peerCanBlockOthers;
+        this.maySpinOnDeadPeer = maySpinOnDeadPeer;
     }
 
     static FfmTransport open(NativeCalls calls, TransportName transport, int spinMicros, WaitMode wait)
@@ -68,7 +70,8 @@ final class FfmTransport implements NativeTransport {
             }
             byte[] address = buffer.asSlice(0, length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
             boolean peerCanBlockOthers = (int) calls.ctxPeerCanBlockOthers.invokeExact(context) != 0;
-            return new FfmTransport(calls, transport, context, address, peerCanBlockOthers);
+            boolean maySpinOnDeadPeer = (int) calls.ctxMaySpinOnDeadPeer.invokeExact(context) != 0;
+            return new FfmTransport(calls, transport, context, address, peerCanBlockOthers, maySpinOnDeadPeer);
         } catch (IOException e) {
             throw e;
         } catch (Throwable t) {
@@ -102,7 +105,7 @@ final class FfmTransport implements NativeTransport {
         }
         boolean opened = false;
         try {
-            NativeStream stream = FfmStream.open(calls, this, context, peerAddress, localId, peerId);
+            NativeStream stream = FfmStream.open(calls, this, context, peerAddress, localId, peerId, !maySpinOnDeadPeer);
             opened = true;
             return stream;
         } finally {

@@ -15,7 +15,9 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * The downcall handles of libfastrmi.so's stream API. The {@code *Now} variants are critical
  * downcalls with heap access: they take a Java array directly (one copy, no pinning API) and an
  * offset into it (so that no slice is made per call), and must never block, so they are only called with timeout 0; waiting goes through
- * {@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}, which copy nothing.
+ * {@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}, which copy nothing. A context
+ * whose calls may spin for ever on a dead peer's lock ({@code fastrmi_ctx_may_spin_on_dead_peer})
+ * is never called critically: {@code send} and {@code recv} through a buffer outside the heap.
  */
 final class NativeCalls {
 
@@ -26,8 +28,10 @@ final class NativeCalls {
     final MethodHandle ctxPeersLeft;
     final MethodHandle ctxPeersGone;
     final MethodHandle ctxPeerCanBlockOthers;
+    final MethodHandle ctxMaySpinOnDeadPeer;
     final MethodHandle streamOpen;
     final MethodHandle send;
+    final MethodHandle recv;
     final MethodHandle sendNow;
     final MethodHandle recvNow;
     final MethodHandle waitReadable;
@@ -62,9 +66,12 @@ final class NativeCalls {
         ctxPeersGone = linker.downcallHandle(find(library, "fastrmi_ctx_peers_gone"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));
         ctxPeerCanBlockOthers = linker.downcallHandle(find(library, "fastrmi_ctx_peer_can_block_others"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        ctxMaySpinOnDeadPeer = linker.downcallHandle(find(library, "fastrmi_ctx_may_spin_on_dead_peer"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS));
         streamOpen = linker.downcallHandle(find(library, "fastrmi_stream_open"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
         send = linker.downcallHandle(find(library, "fastrmi_send"), transfer);
+        recv = linker.downcallHandle(find(library, "fastrmi_recv"), transfer);
         sendNow = linker.downcallHandle(find(library, "fastrmi_send_at"), transferAt, critical);
         recvNow = linker.downcallHandle(find(library, "fastrmi_recv_at"), transferAt, critical);
         waitReadable = linker.downcallHandle(find(library, "fastrmi_wait_readable"),
