@@ -304,9 +304,20 @@ void fr_tx_done(struct fastrmi_ctx *ctx, struct fr_tx *tx, int status, const cha
 void fr_peer_unref(struct fastrmi_ctx *ctx, struct fr_peer *peer);
 void fr_peer_failed(struct fastrmi_ctx *ctx, struct fr_peer *peer, const char *msg);
 
+/* This process's pid namespace (the inode of /proc/self/ns/pid; 0 where unreadable), and a random
+ * number of its own: together with the pid they name its files, which no other process's name. */
+uint64_t fr_pid_namespace(void);
+uint32_t fr_process_random(void);
 /*
- * The user's own folder /dev/shm/fastrmi-UID (userdir.c): files named KIND-PID-N for peers of
- * the same user. fr_userdir_create makes one of ours of size bytes (removed at exit) and
+ * Removes the files in dir_fd that ours() names, of this user, at least a few seconds old, that no
+ * process holds a flock on: each process holds one on each of its files while it lives, so such
+ * a file's process is gone (in whatever pid namespace). Never a file it cannot take the lock of.
+ */
+void fr_sweep_unheld(int dir_fd, int (*ours)(const char *name));
+
+/*
+ * The user's own folder /dev/shm/fastrmi-UID (userdir.c): files named KIND-nsNS-PID-N for peers of
+ * the same user (and pid namespace). fr_userdir_create makes one of ours of size bytes (removed at exit) and
  * returns its fd, *number naming it; fr_userdir_open_peer opens a peer's with flags, only a
  * regular file of this user of min_size..max_size bytes (*size). Both -1 with a message.
  */
@@ -315,7 +326,7 @@ int fr_userdir_open_peer(const char *kind, uint32_t pid, uint32_t number, int fl
 			 size_t max_size, size_t *size, char *err, size_t errlen);
 void fr_userdir_remove(const char *kind, uint32_t number);
 /*
- * The pipe (FIFO) of slot `slot` of the file KIND-PID-NUMBER, named KINDpipe-PID-NUMBER-SLOT:
+ * The pipe (FIFO) of slot `slot` of the file KIND-nsNS-PID-NUMBER, named KINDpipe-nsNS-PID-NUMBER-SLOT:
  * fr_userdir_make_pipe makes ours, fr_userdir_open_pipe opens a peer's, only a FIFO of this user.
  * Both open it read-write and non-blocking (a ringer of a peer that is gone then neither blocks
  * nor gets SIGPIPE) and return the fd, or -1 with a message.

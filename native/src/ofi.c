@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -191,6 +192,7 @@ struct fr_ofi {
 	int kick_fd;               /* FD mode: eventfd that wakes the poller */
 	uint32_t bell_number;      /* doorbell mode: ours is bell-PID-NUMBER */
 	struct fr_bell *bell;      /* doorbell mode: ours, mapped */
+	int region_fd;             /* shm: our region, flocked shared while the context lives (-1: none) */
 	size_t inject_size;
 };
 
@@ -268,21 +270,60 @@ static void fr_doorbell_close(struct fr_ofi *ofi)
 
 /* ---- peer addresses ------------------------------------------------------------------ */
 
-static int fr_is_region_suffix(const char *s);
+/*
+ * Our shm regions' names: "fastrmi-nsNS-PID-R" (the pid namespace, the pid and the process's random
+ * number, userdir.c), to which libfabric adds ":UID:N" (uid, endpoint). Named so, a region never
+ * clashes with one of a process of the same pid in another pid namespace or of a killed process
+ * whose pid was reused, and a sweep knows it for ours (libfabric's own "PID:N:N" could be anyone's).
+ */
+#define FR_SHM_SCHEME "fi_shm://"
 
-/* "fi_shm://PID:N:N" with its NUL, and PID the one in the address's header. */
+static int fr_shm_region_prefix(char *buf, size_t size, uint32_t pid)
+{
+	return snprintf(buf, size, "fastrmi-ns%llu-%u-", (unsigned long long)fr_pid_namespace(), pid);
+}
+
+/* "R:N:N" after a region's prefix: three numbers, two colons. */
+static int fr_is_region_suffix(const char *s)
+{
+	int colons = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (*s == ':') {
+			if (!isdigit((unsigned char)s[1]))
+				return 0;
+			colons++;
+		} else if (!isdigit((unsigned char)*s)) {
+			return 0;
+		}
+	}
+	return colons == 2;
+}
+
+/* One of our regions' names in /dev/shm, of any process (a sweep's question). */
+static int fr_is_fastrmi_region(const char *name)
+{
+	unsigned long long ns;
+	unsigned pid;
+	int end = 0;
+
+	return sscanf(name, "fastrmi-ns%llu-%u-%n", &ns, &pid, &end) == 2 && end > 0 && fr_is_region_suffix(name + end);
+}
+
+/* "fi_shm://fastrmi-nsNS-PID-R:N:N" with its NUL: our pid namespace, and PID the one in the address's header. */
 static int fr_is_shm_name(const unsigned char *name, size_t len, uint32_t pid)
 {
-	static const char scheme[] = "fi_shm://";
-	char expected[24];
+	char expected[64];
 	size_t prefix_len;
 
-	if (len < sizeof(scheme) || name[len - 1] != '\0' || memchr(name, '\0', len - 1) != NULL ||
-	    memcmp(name, scheme, sizeof(scheme) - 1) != 0)
+	if (len < sizeof(FR_SHM_SCHEME) || name[len - 1] != '\0' || memchr(name, '\0', len - 1) != NULL ||
+	    memcmp(name, FR_SHM_SCHEME, sizeof(FR_SHM_SCHEME) - 1) != 0)
 		return 0;
-	prefix_len = (size_t)snprintf(expected, sizeof(expected), "%u:", pid);
-	return strncmp((const char *)name + sizeof(scheme) - 1, expected, prefix_len) == 0 &&
-	       fr_is_region_suffix((const char *)name + sizeof(scheme) - 1 + prefix_len);
+	name += sizeof(FR_SHM_SCHEME) - 1;
+	prefix_len = (size_t)fr_shm_region_prefix(expected, sizeof(expected), pid);
+	return strncmp((const char *)name, expected, prefix_len) == 0 && fr_is_region_suffix((const char *)name + prefix_len);
 }
 
 /* A sockaddr_in / sockaddr_in6 of exactly its size, of its family, with a port. */
@@ -340,6 +381,9 @@ static void fr_ofi_close(struct fastrmi_ctx *ctx)
 		fr_ofi_close_fid(&ofi->domain->fid, "fi_close(domain)");
 	if (ofi->fabric != NULL)
 		fr_ofi_close_fid(&ofi->fabric->fid, "fi_close(fabric)");
+	/* After the endpoint, which unlinked the region: no sweep can take a region still in use. */
+	if (ofi->region_fd >= 0 && close(ofi->region_fd) != 0)
+		fprintf(stderr, "libfastrmi: close our shm region: %s\n", strerror(errno));
 	if (ofi->info != NULL)
 		fi_freeinfo(ofi->info);
 	if (ofi->hints != NULL)
@@ -377,43 +421,27 @@ static int fr_ofi_open_cq(struct fr_ofi *ofi, char *err, size_t errlen)
 	return 0;
 }
 
-/* "N:N" after the pid: the rest of a shm region's name. */
-static int fr_is_region_suffix(const char *s)
-{
-	int colons = 0;
-
-	if (!isdigit((unsigned char)*s))
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (*s == ':')
-			colons++;
-		else if (!isdigit((unsigned char)*s))
-			return 0;
-	}
-	return colons == 1 && s[-1] != ':';
-}
-
 /*
- * libfabric's shm names its regions "PID:N:N" in /dev/shm and unlinks them only in
- * fi_close, which a JVM never reaches: it exits with its contexts open (other threads may
- * still use them). So at exit this process's region names are unlinked; peers that mapped
- * a region keep their mapping. Without it every JVM would leave 16 MiB behind in /dev/shm.
+ * libfabric's shm unlinks a region only in fi_close, which a JVM never reaches: it exits with its
+ * contexts open (other threads may still use them). So at exit this process's regions are
+ * unlinked; peers that mapped a region keep their mapping. Without it every JVM would leave 16 MiB
+ * behind in /dev/shm.
  */
 static void fr_shm_unlink_own_regions(void)
 {
-	char prefix[24];
+	char prefix[64];
 	size_t prefix_len;
 	struct dirent *entry;
 	DIR *dir;
 
-	prefix_len = (size_t)snprintf(prefix, sizeof(prefix), "%ld:", (long)getpid());
+	prefix_len = (size_t)fr_shm_region_prefix(prefix, sizeof(prefix), (uint32_t)getpid());
+	prefix_len += (size_t)snprintf(prefix + prefix_len, sizeof(prefix) - prefix_len, "%u:", fr_process_random());
 	dir = opendir("/dev/shm");
 	if (dir == NULL)
 		return; /* at exit there is no one to tell; nothing was created there either */
 	/* Failures of unlinkat (gone already) and closedir leave nothing to do at exit. */
 	while ((entry = readdir(dir)) != NULL)
-		if (strncmp(entry->d_name, prefix, prefix_len) == 0 &&
-		    fr_is_region_suffix(entry->d_name + prefix_len))
+		if (strncmp(entry->d_name, prefix, prefix_len) == 0)
 			(void)unlinkat(dirfd(dir), entry->d_name, 0);
 	(void)closedir(dir);
 }
@@ -468,27 +496,59 @@ static int fr_ofi_endpoint_keeping_signals(struct fr_ofi *ofi, char *err, size_t
 	return 0;
 }
 
-/* Removes the shm regions ("PID:N:N" in /dev/shm) of this user's processes that are gone. */
+/* Removes our regions in /dev/shm whose processes are gone (fr_sweep_unheld: no one holds them). */
 static void fr_shm_sweep_dead_regions(void)
 {
-	struct dirent *entry;
-	struct stat st;
-	unsigned long pid;
-	char *end;
-	DIR *dir;
+	int dir_fd = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	dir = opendir("/dev/shm");
-	if (dir == NULL)
+	if (dir_fd < 0)
 		return; /* nothing swept: the next context tries again */
-	while ((entry = readdir(dir)) != NULL) {
-		pid = strtoul(entry->d_name, &end, 10);
-		if (end == entry->d_name || *end != ':' || !fr_is_region_suffix(end + 1) || pid == 0 ||
-		    fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != geteuid())
-			continue;
-		if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-			(void)unlinkat(dirfd(dir), entry->d_name, 0); /* gone already: someone else swept it */
+	fr_sweep_unheld(dir_fd, fr_is_fastrmi_region);
+	(void)close(dir_fd); /* a directory opened for reading: nothing to lose */
+}
+
+/* Names our region before libfabric makes it (hints->src_addr): see fr_shm_region_prefix. */
+static int fr_shm_name_region(struct fi_info *hints, char *err, size_t errlen)
+{
+	char name[96];
+	size_t len;
+
+	len = (size_t)snprintf(name, sizeof(name), FR_SHM_SCHEME);
+	len += (size_t)fr_shm_region_prefix(name + len, sizeof(name) - len, (uint32_t)getpid());
+	snprintf(name + len, sizeof(name) - len, "%u", fr_process_random());
+	hints->addr_format = FI_ADDR_STR;
+	hints->src_addr = strdup(name); /* freed with the hints */
+	if (hints->src_addr == NULL) {
+		fr_seterr(err, errlen, "out of memory for the shm region's name");
+		return FASTRMI_ERR_NOMEM;
 	}
-	(void)closedir(dir); /* a directory stream opened for reading: nothing to lose */
+	hints->src_addrlen = strlen(name) + 1;
+	return 0;
+}
+
+/*
+ * Holds a shared flock on our region (name: fi_getname's, NUL included) while the context lives,
+ * so that a sweep of another process never takes it (fr_sweep_unheld).
+ */
+static int fr_shm_hold_region(struct fr_ofi *ofi, const char *name, char *err, size_t errlen)
+{
+	char path[128];
+
+	if (strncmp(name, FR_SHM_SCHEME, sizeof(FR_SHM_SCHEME) - 1) != 0) {
+		fr_seterr(err, errlen, "libfabric's shm named our region %s, not " FR_SHM_SCHEME "...", name);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	snprintf(path, sizeof(path), "/dev/shm/%s", name + sizeof(FR_SHM_SCHEME) - 1);
+	ofi->region_fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (ofi->region_fd < 0) {
+		fr_seterr(err, errlen, "open our shm region %s: %s", path, strerror(errno));
+		return FASTRMI_ERR_PROVIDER;
+	}
+	if (flock(ofi->region_fd, LOCK_SH) != 0) {
+		fr_seterr(err, errlen, "flock our shm region %s: %s", path, strerror(errno));
+		return FASTRMI_ERR_PROVIDER;
+	}
+	return 0;
 }
 
 /*
@@ -533,6 +593,7 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	}
 	ofi->kick_fd = -1;
 	ofi->cq_fd = -1;
+	ofi->region_fd = -1;
 	ctx->ofi = ofi;
 
 	ofi->hints = fi_allocinfo();
@@ -546,8 +607,12 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		fr_seterr(err, errlen, "pthread_once failed");
 		return FASTRMI_ERR_PROVIDER;
 	}
-	if (strcmp(provider, "shm") == 0)
+	if (strcmp(provider, "shm") == 0) {
 		fr_shm_sweep_dead_regions();
+		ret = fr_shm_name_region(ofi->hints, err, errlen);
+		if (ret != 0)
+			return ret;
+	}
 	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, ofi->hints, &ofi->info);
 	if (ret != 0) {
 		ofi->info = NULL;
@@ -636,6 +701,15 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	ret = fi_getname(&ofi->ep->fid, addr + FR_OFI_ADDR_HDR, &name_len);
 	if (ret != 0)
 		return fr_ofi_fail(err, errlen, "fi_getname", ret);
+	if (ofi->wait == FR_OFI_WAIT_DOORBELL) {
+		if (name_len == 0 || addr[FR_OFI_ADDR_HDR + name_len - 1] != '\0') {
+			fr_seterr(err, errlen, "libfabric's shm gave our endpoint a name of %zu bytes without its NUL", name_len);
+			return FASTRMI_ERR_PROVIDER;
+		}
+		ret = fr_shm_hold_region(ofi, (const char *)addr + FR_OFI_ADDR_HDR, err, errlen);
+		if (ret != 0)
+			return ret;
+	}
 	addr[0] = FR_OFI_MAGIC;
 	addr[1] = (unsigned char)ofi->wait;
 	u32 = ofi->wait == FR_OFI_WAIT_DOORBELL ? (uint32_t)getpid() : 0;

@@ -134,7 +134,15 @@ static void test_peer_uid(void)
 	close(listener);
 }
 
-/* Counts this process's entries (KIND-PID-... and KINDpipe-PID-...) of a directory (-1 when it cannot be
+/* The inode of our pid namespace, as the library names files with it. */
+static unsigned long long pid_namespace(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/* Counts this process's entries (KIND-nsNS-PID-... and KINDpipe-nsNS-PID-...) of a directory (-1 when it cannot be
  * read): other processes of the user (tests of other builds run beside) may have theirs there. */
 static int count_entries(const char *path)
 {
@@ -142,7 +150,7 @@ static int count_entries(const char *path)
 	FILE *p;
 	int n = -1;
 
-	snprintf(cmd, sizeof(cmd), "ls -A '%s' 2>/dev/null | grep -c -E '^[a-z]+-%d-'", path, (int)getpid());
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' 2>/dev/null | grep -c -E '^[a-z]+-ns[0-9]+-%d-'", path, (int)getpid());
 	p = popen(cmd, "r");
 	if (p != NULL) {
 		if (fscanf(p, "%d", &n) != 1)
@@ -233,7 +241,8 @@ static void test_ucx_shm_address_file(void)
 	}
 	memcpy(&pid, addr + 1, 4);
 	memcpy(&number, addr + 5, 4);
-	snprintf(path, sizeof(path), "/dev/shm/fastrmi-%u/ucx-%u-%u", (unsigned)geteuid(), pid, number);
+	snprintf(path, sizeof(path), "/dev/shm/fastrmi-%u/ucx-ns%llu-%u-%u", (unsigned)geteuid(), pid_namespace(), pid,
+		 number);
 	CHECK("ucx shm: the worker address is a 0600 file of this process in the user's folder",
 	      pid == (uint32_t)getpid() && stat(path, &st) == 0 && (st.st_mode & 0777) == 0600 && st.st_size > 0,
 	      "%s (pid %u)", path, pid);
@@ -385,6 +394,57 @@ static void test_signal_handlers_kept(void)
 	fastrmi_ctx_close(ctx);
 }
 
+/*
+ * Another user made this user's folder first (/dev/shm is open to all): shared memory is off for
+ * this user, and the error says why and what removes it. Run as root: the "user" is a child with an
+ * unused uid, whose folder root made first.
+ */
+static void test_squatted_folder(void)
+{
+	const uid_t victim = 54321;
+	char dir[64], msg[ERRMSG] = "";
+	int pipefd[2], status = 0;
+	ssize_t got;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		printf("skip: the squatted folder needs root (a child of another uid)\n");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "/dev/shm/fastrmi-%u", (unsigned)victim);
+	(void)rmdir(dir);
+	if (mkdir(dir, 0700) != 0 || pipe(pipefd) != 0) {
+		CHECK("a folder in the victim's name can be made", 0, "%s: %s", dir, strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		fastrmi_ctx *ctx = NULL;
+		char err[ERRMSG] = "";
+
+		close(pipefd[0]);
+		if (setresgid(victim, victim, victim) != 0 || setresuid(victim, victim, victim) != 0)
+			snprintf(err, sizeof(err), "setresuid: %s", strerror(errno));
+		else if (fastrmi_ctx_open(FASTRMI_BACKEND_UCX, "shm", 0, &ctx, err, sizeof(err)) == 0)
+			snprintf(err, sizeof(err), "opened");
+		if (write(pipefd[1], err, strlen(err) + 1) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	got = read(pipefd[0], msg, sizeof(msg) - 1);
+	msg[got > 0 ? got : 0] = '\0';
+	close(pipefd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	CHECK("a folder another user made first: no shared memory, and the error says whose it is and what removes it",
+	      strstr(msg, "belongs to uid 0") != NULL && strstr(msg, "another user made it first") != NULL &&
+		      strstr(msg, "rm -r /dev/shm/fastrmi-54321") != NULL,
+	      "\"%s\"", msg);
+	if (rmdir(dir) != 0)
+		fprintf(stderr, "# cannot remove %s: %s\n", dir, strerror(errno));
+}
+
 int main(void)
 {
 	test_signal_handlers_kept();
@@ -393,5 +453,6 @@ int main(void)
 	test_forged_sockaddrs();
 	test_ucx_shm_address_file();
 	test_unexpected_peer();
+	test_squatted_folder();
 	return check_summary();
 }

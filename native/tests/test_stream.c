@@ -1112,13 +1112,13 @@ out:
 
 static pid_t death_child_pid;
 
-/* The shm regions ("PID:N:N" in /dev/shm) of a process we killed: it cannot unlink them itself. */
+/* The shm regions ("fastrmi-nsNS-PID-R:N:N" in /dev/shm) of a process we killed: it cannot unlink them itself. */
 static void remove_shm_regions_of(pid_t pid)
 {
 	char pattern[64];
 	glob_t found;
 
-	snprintf(pattern, sizeof(pattern), "/dev/shm/%ld:*:*", (long)pid);
+	snprintf(pattern, sizeof(pattern), "/dev/shm/fastrmi-ns*-%ld-*:*:*", (long)pid);
 	if (glob(pattern, 0, NULL, &found) != 0)
 		return; /* none (GLOB_NOMATCH), or nothing we could list */
 	for (size_t i = 0; i < found.gl_pathc; i++)
@@ -1297,7 +1297,7 @@ static int pipes_of(pid_t pid)
 	glob_t g;
 	int n;
 
-	snprintf(pattern, sizeof(pattern), "/dev/shm/fastrmi-%u/*pipe-%d-*", fastrmi_process_uid(), (int)pid);
+	snprintf(pattern, sizeof(pattern), "/dev/shm/fastrmi-%u/*pipe-ns*-%d-*", fastrmi_process_uid(), (int)pid);
 	if (glob(pattern, 0, NULL, &g) != 0)
 		return 0;
 	n = (int)g.gl_pathc;

@@ -25,6 +25,11 @@ public record HostPolicy(boolean optimize, Set<Optimization> optimizations, List
         this(optimize, optimizations, transports, PortRanges.NONE);
     }
 
+    /** This policy with the lean format over RMI's own socket only: no native transport. */
+    public HostPolicy tcpOnly() {
+        return new HostPolicy(optimize, optimizations, List.of(TransportName.TCP), jvmPorts);
+    }
+
     /** An outside host: standard RMI over plain TCP. */
     public static final HostPolicy OUTSIDE = new HostPolicy(false, Set.of(), List.of(TransportName.TCP));
 

@@ -241,15 +241,16 @@ public final class ManagedJvm implements AutoCloseable {
     }
 
     /**
-     * libfabric's shm regions of a JVM that is gone ("PID:N:N" in /dev/shm): a JVM unlinks its own
-     * at exit, but one that was killed cannot, and tests kill JVMs on purpose.
+     * libfabric's shm regions of a JVM that is gone ("fastrmi-nsNS-PID-R:N:N" in /dev/shm): a JVM unlinks
+     * its own at exit, but one that was killed cannot, and tests kill JVMs on purpose (the next JVM's
+     * sweep takes them too, but only some seconds later).
      */
     private static void removeSharedMemoryOf(long pid) {
         Path shm = Path.of("/dev/shm");
         if (!Files.isDirectory(shm)) {
             return;
         }
-        try (DirectoryStream<Path> regions = Files.newDirectoryStream(shm, pid + ":*:*")) {
+        try (DirectoryStream<Path> regions = Files.newDirectoryStream(shm, "fastrmi-ns*-" + pid + "-*:*:*")) {
             for (Path region : regions) {
                 Files.deleteIfExists(region);
             }

@@ -23,13 +23,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A long-running server over {@code ofi:shm} with client churn: one client JVM after another comes,
- * calls once and exits, more of them than one ofi:shm context can reach in its life. The server
- * retires each nearly full context and opens a fresh one for new peers (a client's later connections
- * may land on the fresh one), so every client gets a fast connection on ofi:shm and the right answer,
- * and the retired contexts are closed once idle (their doorbell files go). In {@code make test} the contexts' limit is lowered to
- * {@value #TEST_PEERS} peers ({@code FASTRMI_OFI_SHM_PEERS}) and {@value #TEST_CLIENTS} clients
- * come; {@code make churn} runs {@code -Dfastrmi.churn.clients=1000 -Dfastrmi.churn.peers=0}
- * (libfabric's own limit, 256).
+ * calls once and exits, more of them than one ofi:shm context could reach in its life. Each client
+ * process gets a context of its own (a dead peer's lock must stop only its own, issue 32), which is
+ * closed a grace after its last connection (its doorbell file goes), so every client gets a fast
+ * connection on ofi:shm and the right answer, and at the end only the last client's context and the
+ * spare are open. (The limit of peers per context, {@code FASTRMI_OFI_SHM_PEERS}, lowered to
+ * {@value #TEST_PEERS} here, still holds for a context shared by many peers, which ofi:shm no longer
+ * makes.) {@value #TEST_CLIENTS} clients in {@code make test}; {@code make churn} runs
+ * {@code -Dfastrmi.churn.clients=1000 -Dfastrmi.churn.peers=0}.
  */
 class ShmChurnIT {
 
@@ -78,7 +79,7 @@ class ShmChurnIT {
                             + doorbells(server.pid()));
                 }
             }
-            // After the grace, the next negotiation closes the retired contexts, idle now.
+            // After the grace, the departed clients' contexts are closed.
             Thread.sleep(3L * HANDSHAKE_MILLIS);
             try (ManagedJvm last = client(jdk, config, port, CLIENTS)) {
                 last.awaitLine(Pattern.compile("^ANSWER " + (CLIENTS + 1) + "$"), Duration.ofSeconds(60));
@@ -91,9 +92,8 @@ class ShmChurnIT {
                     + " ofi:shm contexts, " + open.size() + " open at the end: " + open);
             assertTrue(bellsSeen.size() >= contextsNeeded, "the server should have opened at least " + contextsNeeded
                     + " contexts, saw " + bellsSeen);
-            // The current context, and one retired while the last client was connected (its
-            // connections may span both), which the next negotiation would close.
-            assertTrue(open.size() <= 2 && bellsSeen.size() >= 3, "retired idle contexts should be closed: "
+            // The last client's context (within its grace) and the spare.
+            assertTrue(open.size() <= 2 && bellsSeen.size() >= 3, "departed clients' contexts should be closed: "
                     + open + " open of " + bellsSeen);
             server.send("quit");
             assertEquals(0, server.awaitExit(Duration.ofSeconds(30)), () -> String.join("\n", server.output()));
@@ -121,14 +121,14 @@ class ShmChurnIT {
                 .args("127.0.0.1", port, Integer.toString(n)).timeLimit(Duration.ofMinutes(2)).start();
     }
 
-    /** The server's ofi:shm doorbells (one per open context): bell-PID-N in the user's folders under /dev/shm. */
+    /** The server's ofi:shm doorbells (one per open context): bell-nsNS-PID-N in the user's folders under /dev/shm. */
     private static List<String> doorbells(long pid) throws IOException {
         List<String> bells = new ArrayList<>();
         try (Stream<Path> folders = Files.list(Path.of("/dev/shm"))) {
             for (Path folder : folders.filter(p -> p.getFileName().toString().startsWith("fastrmi-")
                     && Files.isDirectory(p)).toList()) {
                 try (Stream<Path> files = Files.list(folder)) {
-                    files.map(p -> p.getFileName().toString()).filter(f -> f.startsWith("bell-" + pid + "-"))
+                    files.map(p -> p.getFileName().toString()).filter(f -> f.matches("bell-ns[0-9]+-" + pid + "-.*"))
                             .forEach(bells::add);
                 }
             }

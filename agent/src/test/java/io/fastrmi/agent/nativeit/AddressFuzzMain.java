@@ -198,10 +198,11 @@ public final class AddressFuzzMain {
         switch (transport) {
             case "ofi:shm" -> {
                 for (long[] bell : userFiles("bell")) {
-                    String name = "fi_shm://" + bell[0] + ":" + random.nextInt(4) + ":" + random.nextInt(4) + "\0";
+                    String name = "fi_shm://fastrmi-ns" + bell[2] + "-" + bell[0] + "-" + random.nextInt() + ":"
+                            + random.nextInt(4) + ":" + random.nextInt(4) + "\0";
                     seeds.add(NativeAddressBytes.ofi(1, (int) bell[0], (int) bell[1], name.getBytes(StandardCharsets.US_ASCII)));
                 }
-                seeds.add(NativeAddressBytes.ofi(1, 1, 1, "fi_shm://1:0:0\0".getBytes(StandardCharsets.US_ASCII)));
+                seeds.add(NativeAddressBytes.ofi(1, 1, 1, "fi_shm://fastrmi-ns1-1-1:0:0\0".getBytes(StandardCharsets.US_ASCII)));
             }
             case "ucx:shm" -> {
                 for (long[] worker : userFiles("ucx")) {
@@ -215,7 +216,7 @@ public final class AddressFuzzMain {
         return seeds;
     }
 
-    /** (pid, number) of this user's files of a kind in /dev/shm/fastrmi-UID (KIND-PID-N). */
+    /** (pid, number, pid namespace) of this user's files of a kind in /dev/shm/fastrmi-UID (KIND-nsNS-PID-N). */
     private static List<long[]> userFiles(String kind) {
         List<long[]> found = new ArrayList<>();
         Path folder;
@@ -224,10 +225,10 @@ public final class AddressFuzzMain {
         } catch (IOException | UnsupportedOperationException e) {
             return found;
         }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, kind + "-*-*")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, kind + "-ns*-*-*")) {
             for (Path file : files) {
                 String[] parts = file.getFileName().toString().split("-");
-                found.add(new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2])});
+                found.add(new long[] {Long.parseLong(parts[2]), Long.parseLong(parts[3]), Long.parseLong(parts[1].substring(2))});
             }
         } catch (IOException | RuntimeException e) {
             // no folder yet, or a name of another shape: fewer seeds

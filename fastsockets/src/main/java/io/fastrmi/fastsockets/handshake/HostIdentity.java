@@ -9,8 +9,10 @@ import java.util.UUID;
 
 /**
  * Which shared memory this JVM can use with whom: the kernel's boot id, the identity of
- * {@code /dev/shm} and the network namespace (UCX's shared-memory transports wake their peers
- * through abstract Unix sockets, which belong to one). Two JVMs with the same identity can reach
+ * {@code /dev/shm}, the network namespace (UCX's shared-memory transports wake their peers
+ * through abstract Unix sockets, which belong to one) and the pid namespace (a pid names a process
+ * only within one: libfabric's shm and UCX reach a peer's memory by its pid, and FastRMI's files
+ * carry it). Two JVMs with the same identity can reach
  * each other over a shared-memory transport; a handshake carries it so that a server never picks
  * one for a client on another host or in another container, whatever the config lists first.
  */
@@ -19,6 +21,7 @@ public final class HostIdentity {
     private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
     private static final Path SHM = Path.of("/dev/shm");
     private static final Path NET_NAMESPACE = Path.of("/proc/self/ns/net");
+    private static final Path PID_NAMESPACE = Path.of("/proc/self/ns/pid");
     private static final String CURRENT = read();
 
     private HostIdentity() {
@@ -43,14 +46,15 @@ public final class HostIdentity {
     }
 
     /**
-     * "BOOTID.DEV.INODE.net:[N]"; where one cannot be read, an identity of this JVM alone (no other JVM
+     * "BOOTID.DEV.INODE.net:[N].pid:[N]"; where one cannot be read, an identity of this JVM alone (no other JVM
      * ever matches it, so shared memory is never chosen on a guess).
      */
     private static String read() {
         try {
             String bootId = Files.readString(BOOT_ID, StandardCharsets.US_ASCII).trim();
             Map<String, Object> shm = Files.readAttributes(SHM, "unix:dev,ino");
-            return bootId + "." + shm.get("dev") + "." + shm.get("ino") + "." + Files.readSymbolicLink(NET_NAMESPACE);
+            return bootId + "." + shm.get("dev") + "." + shm.get("ino") + "." + Files.readSymbolicLink(NET_NAMESPACE) + "."
+                    + Files.readSymbolicLink(PID_NAMESPACE);
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return "jvm-" + UUID.randomUUID();
         }

@@ -159,6 +159,19 @@ public final class Negotiator {
                 : new HandshakeException("handshake failed: " + failure.getMessage(), failure);
     }
 
+    /**
+     * Client: the stream the answer named could not be opened here; this connection is closed, and
+     * the caller connects again over tcp. The event and the log say why.
+     */
+    public void fellBackToTcp(UnopenedEndpointException failure) {
+        event.result = "fallback";
+        event.reason = failure.getMessage() + "; connecting again over tcp";
+        event.transport = TransportName.TCP.toString();
+        event.commit();
+        FastRmiLog.once("fallback:" + event.peer + ":" + failure.getMessage(), "FastRMI: " + event.reason + " (" + event.peer + ")");
+        closeQuietly(connection);
+    }
+
     /** A client's offer not answered within the limit: RMI's own exception for an opening that stalls. */
     public SocketTimeoutException notAnswered(int limitMillis) {
         return new SocketTimeoutException("the FastRMI offer to " + event.peer + " was not answered within "

@@ -153,7 +153,8 @@ final class PeerEndpoints {
 
     /**
      * The client's end of the native stream a server's answer named (for stream {@code localId} of
-     * the offer), or null when the answer chose tcp.
+     * the offer), or null when the answer chose tcp. An endpoint that is malformed or that cannot be
+     * opened is an {@link UnopenedEndpointException}.
      */
     static NativeStream openAnswered(Handshake.Offer offer, Handshake.Answer answer, long localId,
             ControlConnection connection) throws IOException {
@@ -162,8 +163,12 @@ final class PeerEndpoints {
             return null;
         }
         NativeTransport context = offeredContext(offer, name);
-        PeerEndpoint peer = parseEndpoint(answer.transport().address());
-        return context.open(checkedPeerAddress(name, peer, connection), localId, peer.streamId());
+        try {
+            PeerEndpoint peer = parseEndpoint(answer.transport().address());
+            return context.open(checkedPeerAddress(name, peer, connection), localId, peer.streamId());
+        } catch (IOException e) {
+            throw new UnopenedEndpointException("cannot open the server's " + name + " endpoint: " + e.getMessage(), e);
+        }
     }
 
     /** The context of ours that {@code offer} named for transport {@code name}. */

@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * Which process holds a TCP socket, asked of the kernel: the socket's inode (from this network
  * namespace's tables, {@code /proc/self/net/tcp} and {@code tcp6}, or from sock_diag), against the
- * process's open files ({@code /proc/PID/fd}). What a peer or a file says of a process is only its word: a listener entry
+ * process's open files ({@code /proc/PID/fd}); and which process holds a lock on a file
+ * ({@code /proc/locks}). What a peer or a file says of a process is only its word: a listener entry
  * naming a JVM, a native address naming the pid whose shared memory it offers.
  */
 public final class SocketOwners {
@@ -62,6 +63,46 @@ public final class SocketOwners {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether process {@code pid} holds a POSIX lock ({@code FileChannel.lock}) on the file {@code file}
+     * (a regular file with one link, not followed if a symbolic link): {@code /proc/locks}' word,
+     * which no other process can speak for it. False when anything cannot be read.
+     */
+    public static boolean holdsLockOn(long pid, Path file) {
+        long dev;
+        long inode;
+        try {
+            var attributes = Files.readAttributes(file, "unix:dev,ino,nlink,mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (((Integer) attributes.get("mode") & 0170000) != 0100000 || (Integer) attributes.get("nlink") != 1) {
+                return false; // a link to a file someone else locks, or no file at all
+            }
+            dev = (Long) attributes.get("dev");
+            inode = (Long) attributes.get("ino");
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+        String wanted = String.format("%02x:%02x:%d", (dev >>> 8) & 0xfff | (dev >>> 32) & ~0xfffL,
+                dev & 0xff | (dev >>> 12) & ~0xffL, inode);
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/locks"), StandardCharsets.US_ASCII)) {
+                if (lockOf(line, pid, wanted)) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** Whether a line of {@code /proc/locks} ("N: POSIX ADVISORY READ PID MAJ:MIN:INODE START END") is a lock held by {@code pid} on {@code file}. */
+    static boolean lockOf(String line, long pid, String file) {
+        String[] fields = line.trim().split("\\s+");
+        // A waiter's line has "->" after the number: not held.
+        return fields.length >= 6 && fields[1].equals("POSIX") && fields[4].equals(Long.toString(pid))
+                && fields[5].equalsIgnoreCase(file);
     }
 
     /** A table's rows without its header line (none when it cannot be read: no IPv6 here, say). */

@@ -6,9 +6,13 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -25,13 +29,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * finds, so every other client, and every server that is not a FastRMI listener, sees plain TCP
  * (server-speaks-first protocols included). Each entry names its JVM (pid and start time): an entry
  * whose JVM is gone counts for nothing and is removed by whoever finds it, and one whose JVM does
- * not hold a socket listening on the port (asked of the kernel, {@link SocketOwners}) counts
- * for nothing either: a forged entry cannot make a client offer to a plain server.
+ * not hold a socket listening on the port and a lock on the entry's lock file ({@code listen-PORT.lock},
+ * a file of one link that only the listener opens), both asked of the kernel ({@link SocketOwners}),
+ * counts for nothing either: a forged entry, even one naming the plain server that holds the port,
+ * cannot make a client offer to a plain server, since no one else can take a lock in its name.
  */
 final class LocalListeners {
 
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FILE =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     private final Path directory;
     private final String self;
@@ -57,6 +65,7 @@ final class LocalListeners {
             removeEntriesOfDeadJvms();
         }
         removeMarkers(port);
+        Closeable lock = lockFor(port);
         AtomicFiles.write(entry, content.getBytes(StandardCharsets.US_ASCII), "listen-");
         return () -> {
             // Another JVM may have listened on the port since (after our socket closed): its entry stays.
@@ -64,7 +73,47 @@ final class LocalListeners {
                 Files.deleteIfExists(entry);
                 removeMarkers(port);
             }
+            lock.close();
         };
+    }
+
+    /**
+     * A fresh lock file for {@code port}, locked by this JVM until the returned closeable removes it.
+     * Only its holder ever opens it (a POSIX lock ends when its process closes any descriptor of the
+     * file); readers ask the kernel about it without opening it.
+     */
+    private Closeable lockFor(int port) throws IOException {
+        Path file = lockFile(port);
+        Files.deleteIfExists(file); // a dead listener's, or one a forger made: ours is made new
+        FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), OWNER_ONLY_FILE);
+        try {
+            FileLock lock = channel.lock(0, Long.MAX_VALUE, true);
+            Object ours = Files.getAttribute(file, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+            return () -> {
+                // Another listener of the port may have made its own since: that one stays.
+                if (ours.equals(inodeOf(file))) {
+                    Files.deleteIfExists(file);
+                }
+                lock.release();
+                channel.close();
+            };
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private Path lockFile(int port) {
+        return directory.resolve("listen-" + port + ".lock");
+    }
+
+    private static Object inodeOf(Path file) {
+        try {
+            return Files.getAttribute(file, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** Whether a live FastRMI JVM with scope = jvm listens on {@code port} and takes connections to {@code address}. */
@@ -123,12 +172,16 @@ final class LocalListeners {
         }
     }
 
-    /** Whether the JVM an entry names really listens on the port (the kernel's word, remembered per entry). */
+    /**
+     * Whether the JVM an entry names really listens on the port and holds the port's lock file (the
+     * kernel's word, remembered per entry).
+     */
     private boolean holdsPort(String content, String pid, int port) {
         if (content.equals(confirmed.get(port))) {
             return true;
         }
-        if (!SocketOwners.listensOn(Long.parseLong(pid), port)) {
+        long named = Long.parseLong(pid);
+        if (!SocketOwners.listensOn(named, port) || !SocketOwners.holdsLockOn(named, lockFile(port))) {
             return false;
         }
         confirmed.put(port, content);

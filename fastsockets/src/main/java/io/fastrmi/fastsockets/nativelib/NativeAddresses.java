@@ -16,10 +16,10 @@ import java.util.regex.Pattern;
  * the library sees one. Three kinds, by first byte:
  * <ul>
  * <li>{@code 'O'} libfabric: wait mode, pid and doorbell number (u32 each, native order), name length
- * (u16), then the endpoint name: shm's {@code "fi_shm://PID:N:N\0"} (doorbell mode 1, PID the
- * header's) or a {@code sockaddr_in}/{@code sockaddr_in6} with a port (mode 0, pid and number 0);
+ * (u16), then the endpoint name: shm's {@code "fi_shm://fastrmi-nsNS-PID-R:N:N\0"} (doorbell mode 1,
+ * PID the header's; the library checks NS, its own pid namespace) or a {@code sockaddr_in}/{@code sockaddr_in6} with a port (mode 0, pid and number 0);
  * <li>{@code 'U'} a UCX worker (shared memory only): pid and number (u32 each, native order) of the
- * file in this user's own folder ({@code /dev/shm/fastrmi-UID/ucx-PID-N}) that holds its address,
+ * file in this user's own folder ({@code /dev/shm/fastrmi-UID/ucx-nsNS-PID-N}) that holds its address,
  * which is opaque to us and so never read off the wire; taken only from a process of this user,
  * which the caller checks with the kernel;
  * <li>{@code 'S'} a UCX listener: a port (u16, network order) and an IP version (4 or 6). The peer is
@@ -36,7 +36,8 @@ public final class NativeAddresses {
     private static final int AF_INET = 2;
     private static final int AF_INET6 = 10;
     private static final int MAX = 4096;
-    private static final Pattern SHM_NAME = Pattern.compile("fi_shm://([0-9]{1,10}):[0-9]{1,10}:[0-9]{1,10}");
+    private static final Pattern SHM_NAME = Pattern.compile(
+            "fi_shm://fastrmi-ns[0-9]{1,20}-([0-9]{1,10})-[0-9]{1,10}:[0-9]{1,10}:[0-9]{1,10}");
 
     private NativeAddresses() {
     }
@@ -137,7 +138,7 @@ public final class NativeAddresses {
         String name = new String(a, OFI_HEADER, a.length - OFI_HEADER - 1, StandardCharsets.ISO_8859_1);
         var matcher = SHM_NAME.matcher(name);
         if (!matcher.matches() || !matcher.group(1).equals(Long.toString(pid))) {
-            throw new InvalidAddressException("a libfabric shm name that is not fi_shm://" + pid + ":N:N");
+            throw new InvalidAddressException("a libfabric shm name that is not fi_shm://fastrmi-nsNS-" + pid + "-R:N:N");
         }
     }
 

@@ -1,12 +1,14 @@
 package io.fastrmi.fastsockets.rmi;
 
 import io.fastrmi.config.FastRmiConfig;
+import io.fastrmi.config.HostPolicy;
 import io.fastrmi.config.RmiLimits;
 import io.fastrmi.fastsockets.handshake.ClientHandshake;
 import io.fastrmi.fastsockets.handshake.Handshake;
 import io.fastrmi.fastsockets.handshake.HandshakeException;
 import io.fastrmi.fastsockets.handshake.Installation;
 import io.fastrmi.fastsockets.handshake.Negotiator;
+import io.fastrmi.fastsockets.handshake.UnopenedEndpointException;
 import io.fastrmi.fastsockets.transport.FastRmiLog;
 import io.fastrmi.fastsockets.transport.NativeTransports;
 import io.fastrmi.optrmi.JvmFingerprint;
@@ -46,10 +48,18 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
     @Override
     public Socket createSocket(String host, int port) throws IOException {
         ClientHandshake.Target target = ClientHandshake.target(config, host);
-        InetAddress address = target.address();
         if (!target.policy().optimize()) {
-            return plain(address, port, ClientHandshake.OUTSIDE);
+            return plain(target.address(), port, ClientHandshake.OUTSIDE);
         }
+        return offering(host, port, target.address(), target.policy(), true);
+    }
+
+    /**
+     * A connection that offers what {@code policy} lists; where the native stream the server answered
+     * with cannot be opened here and {@code mayFallBack}, one more over tcp.
+     */
+    private Socket offering(String host, int port, InetAddress address, HostPolicy policy, boolean mayFallBack)
+            throws IOException {
         if (plainEndpoints.isPlain(host, port)) {
             return plain(address, port, "endpoint remembered as having no FastRMI agent");
         }
@@ -63,7 +73,7 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
         }
         Negotiator negotiator = Negotiator.client(socket.negotiation(), "rmi");
         long localId = NativeTransports.nextStreamId();
-        Handshake.Offer offer = ClientHandshake.offer(target.policy(), fingerprint, localId, new InetSocketAddress(address, port));
+        Handshake.Offer offer = ClientHandshake.offer(policy, fingerprint, localId, new InetSocketAddress(address, port));
         ClientHandshake.Outcome outcome;
         int limit = RmiLimits.handshakeTimeoutMillis();
         try {
@@ -94,6 +104,12 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
             socket.setSoTimeout(0);
             negotiator.attach(offer, outcome.answer(), localId);
             return socket;
+        } catch (UnopenedEndpointException e) {
+            if (!mayFallBack) {
+                throw negotiator.failed(e);
+            }
+            negotiator.fellBackToTcp(e);
+            return offering(host, port, address, policy.tcpOnly(), false);
         } catch (IOException e) {
             throw negotiator.failed(e);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.fastsockets.handshake.SocketOwners;
 import java.io.Closeable;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -87,6 +88,42 @@ class LocalListenersTest {
             server.close();
             Files.writeString(dir.resolve("listen-" + port), self + " 0.0.0.0");
             assertFalse(new LocalListeners(dir).isListening(LOOPBACK, port), "a port nobody listens on");
+        }
+    }
+
+    @Test
+    void anEntryNamingThePlainProcessThatHoldsThePortCountsForNothing() throws Exception {
+        // The forgery: the entry names the very process that listens on the port (here this
+        // JVM, with a plain ServerSocket), pid and start time right. Only a lock that process took
+        // itself on the port's lock file makes an entry count, and no one can take it in its name.
+        try (ServerSocket plain = listen("0.0.0.0")) {
+            int port = plain.getLocalPort();
+            String self = ProcessHandle.current().pid() + " "
+                    + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+            Files.writeString(dir.resolve("listen-" + port), self + " 0.0.0.0");
+            assertFalse(new LocalListeners(dir).isListening(LOOPBACK, port), "no lock file");
+
+            Path lockFile = dir.resolve("listen-" + port + ".lock");
+            Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                    System.getProperty("java.class.path"), LockHolderMain.class.getName(), lockFile.toString())
+                    .redirectErrorStream(true).start();
+            try {
+                assertEquals("LOCKED", new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine());
+                assertFalse(new LocalListeners(dir).isListening(LOOPBACK, port), "a lock file another process locked");
+            } finally {
+                holder.destroyForcibly().waitFor();
+            }
+
+            // A link to a file the port's holder does lock: a file of two links is no lock file.
+            Path locked = dir.resolve("locked-by-the-plain-server");
+            Files.writeString(locked, "x");
+            try (var channel = java.nio.channels.FileChannel.open(locked, java.nio.file.StandardOpenOption.READ);
+                    var lock = channel.lock(0, Long.MAX_VALUE, true)) {
+                assertTrue(SocketOwners.holdsLockOn(ProcessHandle.current().pid(), locked), "the lock is seen on the file itself");
+                Files.deleteIfExists(lockFile);
+                Files.createLink(lockFile, locked);
+                assertFalse(new LocalListeners(dir).isListening(LOOPBACK, port), "a hard link to a file the holder locks");
+            }
         }
     }
 

@@ -22,7 +22,7 @@ class NativeAddressesTest {
 
     @Test
     void aLibfabricShmAddressPassesAsItIs() throws Exception {
-        byte[] shm = ofi(1, 4242, 3, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII));
+        byte[] shm = ofi(1, 4242, 3, "fi_shm://fastrmi-ns4026531836-4242-77:0:1\0".getBytes(StandardCharsets.US_ASCII));
         assertArrayEquals(shm, NativeAddresses.checked(shm, PEER));
     }
 
@@ -46,9 +46,9 @@ class NativeAddressesTest {
 
     @Test
     void forgedAddressesAreRefusedWithWhatIsWrong() {
-        assertRefused(ofi(1, 4242, 3, "/etc/passwd\0".getBytes(StandardCharsets.US_ASCII)), "fi_shm://4242:N:N");
-        assertRefused(ofi(1, 4242, 3, "fi_shm://1:0:1\0".getBytes(StandardCharsets.US_ASCII)), "fi_shm://4242:N:N");
-        assertRefused(ofi(1, 4242, 0, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII)), "without a doorbell");
+        assertRefused(ofi(1, 4242, 3, "/etc/passwd\0".getBytes(StandardCharsets.US_ASCII)), "fi_shm://fastrmi-nsNS-4242-R:N:N");
+        assertRefused(ofi(1, 4242, 3, "fi_shm://fastrmi-ns4026531836-1-77:0:1\0".getBytes(StandardCharsets.US_ASCII)), "fi_shm://fastrmi-nsNS-4242-R:N:N");
+        assertRefused(ofi(1, 4242, 0, "fi_shm://fastrmi-ns4026531836-4242-77:0:1\0".getBytes(StandardCharsets.US_ASCII)), "without a doorbell");
         assertRefused(ofi(0, 4242, 3, sockaddrIn(1, 10, 0, 0, 1)), "with a doorbell");
         assertRefused(ofi(0, 0, 0, sockaddrIn(0, 10, 0, 0, 1)), "without a port");
         assertRefused(ofi(0, 0, 0, sockaddrIn(80, 0, 0, 0, 0)), "no host's");
@@ -68,7 +68,7 @@ class NativeAddressesTest {
     @Test
     void aSharedMemoryAddressNamesItsProcessASocketAddressNone() throws Exception {
         assertEquals(4242, NativeAddresses.namedProcess(NativeAddresses.checked(
-                ofi(1, 4242, 3, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII)), PEER)));
+                ofi(1, 4242, 3, "fi_shm://fastrmi-ns4026531836-4242-77:0:1\0".getBytes(StandardCharsets.US_ASCII)), PEER)));
         assertEquals(4242, NativeAddresses.namedProcess(NativeAddresses.checked(ucxWorker(4242, 3), PEER)));
         assertEquals(0, NativeAddresses.namedProcess(NativeAddresses.checked(ofi(0, 0, 0, sockaddrIn(80, 10, 0, 0, 1)), PEER)));
         assertEquals(0, NativeAddresses.namedProcess(NativeAddresses.checked(new byte[] {'S', 1, 2, 4}, PEER)));
@@ -78,7 +78,7 @@ class NativeAddressesTest {
     @Test
     void fuzzedAddressesNeverFailAnyOtherWay() {
         byte[][] seeds = {
-            ofi(1, 4242, 3, "fi_shm://4242:0:1\0".getBytes(StandardCharsets.US_ASCII)),
+            ofi(1, 4242, 3, "fi_shm://fastrmi-ns4026531836-4242-77:0:1\0".getBytes(StandardCharsets.US_ASCII)),
             ofi(0, 0, 0, sockaddrIn(45051, 192, 0, 2, 2)),
             {'S', 1, 2, 4},
             ucxWorker(4242, 3),
