@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
@@ -39,14 +40,12 @@ class PidNamespaceIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ucx:shm", "ofi:shm"})
     void aClientInAnotherPidNamespaceRunsOnTcpAndLeavesTheServersFilesAlone(String transport) throws Exception {
-        assumeRoot();
-        Path dir = ItSupport.directory("pid-ns-" + transport);
-        Path config = ItSupport.transportConfig(dir, transport);
-        Jdk jdk = Jdk.of(25);
-        Path namespacedJfr = dir.resolve("namespaced-client.jfr");
-        SampleRun run = SampleRun.run(jdk, jdk, dir, jvm -> agent(jvm, config), jvm -> agent(jvm, config), server -> {
+        Setup setup = Setup.asRoot("pid-ns-", transport);
+        Path namespacedJfr = setup.dir().resolve("namespaced-client.jfr");
+        UnaryOperator<JvmLauncher> withAgent = jvm -> agent(jvm, setup.config());
+        SampleRun run = SampleRun.run(setup.jdk(), setup.jdk(), setup.dir(), withAgent, withAgent, server -> {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm namespaced = agent(JvmLauncher.on(jdk).name("namespaced-client"), config)
+            try (ManagedJvm namespaced = agent(JvmLauncher.on(setup.jdk()).name("namespaced-client"), setup.config())
                     .wrapper("unshare", "--pid", "--kill-child").jfr(namespacedJfr).classpathOf(SampleClient.class)
                     .main(SampleClient.class).args("127.0.0.1", port).start()) {
                 assertEquals(0, namespaced.awaitExit(Duration.ofMinutes(2)), () -> namespaced.failure("exit code").getMessage());
@@ -71,25 +70,23 @@ class PidNamespaceIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ucx:shm", "ofi:shm"})
     void aJvmWithTheReusedPidOfAKilledOneGetsSharedMemory(String transport) throws Exception {
-        assumeRoot();
-        Path dir = ItSupport.directory("pid-reused-" + transport);
-        Path config = ItSupport.transportConfig(dir, transport);
-        Jdk jdk = Jdk.of(25);
+        Setup setup = Setup.asRoot("pid-reused-", transport);
         long killedPid;
-        try (ManagedJvm killed = containerServer(jdk, config, "killed-server")) {
+        try (ManagedJvm killed = containerServer(setup.jdk(), setup.config(), "killed-server")) {
             String port = killed.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            runClientBeside(killed, jdk, config, port, dir.resolve("first-client.jfr")); // contexts open at the first offer
+            // The server's contexts, and so its files, open at the first offer.
+            runClientBeside(killed, setup.jdk(), setup.config(), port, setup.dir().resolve("first-client.jfr"));
             killedPid = inNamespacePid(killed);
             assertFalse(filesOf(killedPid).isEmpty(), "the killed server's files are there to meet");
         } // SIGKILL: its files stay
         List<String> left = filesOf(killedPid);
         assertFalse(left.isEmpty(), "a JVM killed with SIGKILL leaves its files");
 
-        Path clientJfr = dir.resolve("client.jfr");
-        try (ManagedJvm server = containerServer(jdk, config, "server")) {
+        Path clientJfr = setup.dir().resolve("client.jfr");
+        try (ManagedJvm server = containerServer(setup.jdk(), setup.config(), "server")) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
             assertEquals(killedPid, inNamespacePid(server), "the same pid as the killed server");
-            runClientBeside(server, jdk, config, port, clientJfr);
+            runClientBeside(server, setup.jdk(), setup.config(), port, clientJfr);
             server.send("quit");
             assertEquals(0, server.awaitExit(Duration.ofSeconds(60)), () -> String.join("\n", server.output()));
             assertTrue(server.output().stream().noneMatch(l -> l.contains("is not available")),
@@ -112,8 +109,13 @@ class PidNamespaceIT {
         }
     }
 
-    private static void assumeRoot() {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for pid namespaces (unshare)");
+    /** A test's folder, config ({@code transport} first) and JDK; the tests run only as root (unshare, nsenter). */
+    private record Setup(Path dir, Path config, Jdk jdk) {
+        static Setup asRoot(String name, String transport) throws IOException {
+            assumeTrue("root".equals(System.getProperty("user.name")), "needs root for pid namespaces (unshare)");
+            Path dir = ItSupport.directory(name + transport);
+            return new Setup(dir, ItSupport.transportConfig(dir, transport), Jdk.of(25));
+        }
     }
 
     private static JvmLauncher agent(JvmLauncher jvm, Path config) {

@@ -29,6 +29,11 @@ class LocalListenersTest {
         return dead.pid() + " " + dead.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
     }
 
+    /** "PID START" of this JVM, as an entry names its JVM. */
+    private static String thisJvm() {
+        return ProcessHandle.current().pid() + " " + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+    }
+
     /** A real listening socket of this JVM: an entry counts only for a port its JVM holds. */
     private static ServerSocket listen(String address) throws Exception {
         return new ServerSocket(0, 50, InetAddress.getByName(address));
@@ -75,8 +80,7 @@ class LocalListenersTest {
         // A forged entry: this JVM is alive, but the port's listener is another process (or none).
         try (ServerSocket server = listen("0.0.0.0")) {
             int port = server.getLocalPort();
-            String self = ProcessHandle.current().pid() + " "
-                    + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+            String self = thisJvm();
             Process other = new ProcessBuilder("sleep", "30").start();
             try {
                 String otherJvm = other.pid() + " " + other.toHandle().info().startInstant().orElseThrow().toEpochMilli();
@@ -98,8 +102,7 @@ class LocalListenersTest {
         // itself on the port's lock file makes an entry count, and no one can take it in its name.
         try (ServerSocket plain = listen("0.0.0.0")) {
             int port = plain.getLocalPort();
-            String self = ProcessHandle.current().pid() + " "
-                    + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+            String self = thisJvm();
             Files.writeString(dir.resolve("listen-" + port), self + " 0.0.0.0");
             assertFalse(new LocalListeners(dir).isListening(LOOPBACK, port), "no lock file");
 
