@@ -1,0 +1,350 @@
+/*
+ * progress.c - progress and waiting: polling the provider, and how a thread waits for its
+ * stream (spinning while it pays, wait.h; then on the doorbell or the provider's wait object).
+ * Described in stream.c.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "stream.h"
+
+/* ---- progress and waiting ----------------------------------------------------------- */
+
+/* Polls the provider once; <0 when the context broke (message in err). */
+int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
+{
+	int n;
+
+	if (ctx->failed) {
+		fr_seterr(err, errlen, "%s", ctx->fail_msg);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	n = ctx->be->progress(ctx, ctx->fail_msg, sizeof(ctx->fail_msg));
+	if (n < 0) {
+		ctx->failed = 1;
+		fr_seterr(err, errlen, "%s", ctx->fail_msg);
+		fr_wake_all(ctx);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	if (ctx->pending != NULL)
+		fr_flush_pending(ctx);
+	if (ctx->orphans != NULL)
+		fr_expire_orphans(ctx);
+	if (n > 0) {
+		ctx->busy_block_ms = 0;
+		ctx->busy_arms = 0;
+		if (ctx->eagain) {
+			ctx->eagain = 0;
+			fr_wake_tx_waiters(ctx);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Blocks until something may have happened (lock held on entry and return). The first
+ * thread here becomes the poller and blocks in the backend's wait object without the
+ * lock; the others sleep on their stream's condition variable (see fr_wake_stream).
+ *
+ * While the provider said "busy, try again" or messages of ours are in flight, the
+ * poller sleeps only briefly (1 ms, doubling up to FR_BUSY_BLOCK_MAX_MS while nothing
+ * happens): a peer does not wake us when it frees room in a full queue (shm, UCX posix
+ * FIFOs) or takes a large message of ours, so we look again. An idle context has
+ * neither and sleeps until woken.
+ */
+static void fr_sleeping_add(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (s->sleepers++ == 0) {
+		s->prev_sleeping = NULL;
+		s->next_sleeping = ctx->sleeping;
+		if (ctx->sleeping != NULL)
+			ctx->sleeping->prev_sleeping = s;
+		ctx->sleeping = s;
+	}
+}
+
+static void fr_sleeping_remove(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (--s->sleepers == 0) {
+		if (s->prev_sleeping != NULL)
+			s->prev_sleeping->next_sleeping = s->next_sleeping;
+		else
+			ctx->sleeping = s->next_sleeping;
+		if (s->next_sleeping != NULL)
+			s->next_sleeping->prev_sleeping = s->prev_sleeping;
+	}
+}
+
+/*
+ * A context with a doorbell: the thread sleeps on its stream's slot, which the peer rings when
+ * it sends to the stream (and this process when it delivered, aborted or freed something the
+ * stream waits for): one wake-up, straight to this thread. Lock held on entry and return.
+ */
+static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int timeout_ms)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	struct fr_bell_sleep sleep;
+
+	/* A backend that cannot ring for everything it does on its own (UCX) looks now and then. */
+	if (ctx->bell_look_ms > 0 && (timeout_ms < 0 || timeout_ms > ctx->bell_look_ms))
+		timeout_ms = ctx->bell_look_ms;
+	fr_sleeping_add(s);
+	/* Crowded: on the slot's pipe, whose sync wake-up keeps a call's threads on one CPU (doorbell.c). */
+	fr_bell_arm(ctx->bell, s->local_id, fr_wait_machine_crowded(fr_now_nsec()), &sleep);
+	/* What was sent before the peer saw us counted in is in the queue now: look once more. */
+	if (fr_progress(ctx, NULL, 0) == 0 && !ready(s) && !s->aborted && !s->failed) {
+		pthread_mutex_unlock(&ctx->lock);
+		fr_bell_wait(ctx->bell, s->local_id, &sleep, timeout_ms);
+		/* Awake: counted out before waiting for the lock (which may take a while on a busy
+		 * context), so that rings meanwhile cost the ringers no system call. */
+		fr_bell_disarm(ctx->bell, s->local_id, &sleep);
+		pthread_mutex_lock(&ctx->lock);
+	} else {
+		fr_bell_disarm(ctx->bell, s->local_id, &sleep);
+	}
+	fr_sleeping_remove(s);
+}
+
+void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	uint64_t now = fr_now_nsec();
+	int timeout_ms = -1;
+	struct timespec ts;
+	char msg[200];
+	int ret;
+
+	msg[0] = '\0';
+	/* The caller checked the deadline a moment ago; it may have passed since. Unsigned
+	 * deadline - now would wrap to a huge value, and its int a negative "forever". */
+	if (deadline != FR_FOREVER)
+		timeout_ms = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
+	if (ctx->eagain || ctx->tx_inflight > 0) {
+		if (ctx->busy_block_ms == 0)
+			ctx->busy_block_ms = 1;
+		if (timeout_ms < 0 || timeout_ms > ctx->busy_block_ms)
+			timeout_ms = ctx->busy_block_ms;
+		if (ctx->busy_block_ms < FR_BUSY_BLOCK_MAX_MS)
+			ctx->busy_block_ms *= 2;
+	}
+
+	if (ctx->bell != NULL) {
+		fr_block_on_bell(s, ready, timeout_ms);
+		return;
+	}
+	if (!ctx->poller) {
+		ctx->poller = 1;
+		ctx->poller_stream = s;
+		ret = ctx->be->arm(ctx, msg, sizeof(msg));
+		if (ret < 0) {
+			ctx->poller = 0;
+			ctx->failed = 1;
+			snprintf(ctx->fail_msg, sizeof(ctx->fail_msg), "%s", fr_text(msg));
+			fr_wake_all(ctx);
+			return;
+		}
+		/* A provider that keeps saying "busy" without delivering anything (UCX
+		 * checking on a dead peer) gets short sleeps instead of a busy loop. */
+		ctx->busy_arms = ret == 1 ? ctx->busy_arms + 1 : 0;
+		if (ret == 0 || ctx->busy_arms > FR_BUSY_ARMS_MAX) {
+			if (ret == 1 && (timeout_ms < 0 || timeout_ms > 1))
+				timeout_ms = 1;
+			pthread_mutex_unlock(&ctx->lock);
+			ctx->be->block(ctx, timeout_ms);
+			pthread_mutex_lock(&ctx->lock);
+		}
+		ctx->be->disarm(ctx);
+		ctx->poller = 0;
+		ctx->poller_stream = NULL;
+		ctx->eagain = 0;
+		/* A sleeping waiter takes over the wait object. */
+		if (ctx->sleeping != NULL)
+			pthread_cond_broadcast(&ctx->sleeping->cond);
+		return;
+	}
+
+	fr_sleeping_add(s);
+	if (timeout_ms < 0) {
+		pthread_cond_wait(&s->cond, &ctx->lock);
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += timeout_ms / 1000;
+		ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->cond, &ctx->lock, &ts);
+	}
+	fr_sleeping_remove(s);
+}
+
+/*
+ * A pause between two polls of a spinning wait. Not sched_yield: that is a system call per
+ * poll, and with another thread runnable (a JIT compiler, a GC) it hands this core over for a
+ * time slice, which is what spinning is there to avoid.
+ */
+static void fr_relax(void)
+{
+	for (int i = 0; i < 16; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		__asm__ __volatile__("yield");
+#else
+		__asm__ __volatile__("" ::: "memory");
+#endif
+	}
+}
+
+/*
+ * A reader that still has nothing after the provider worked on a message of ours without
+ * completing it (sender_waits_from) rings its peer's stream back, once per such progress: the
+ * peer's worker may have fragments waiting for the room we just made, or a rendezvous to answer,
+ * and the provider wakes no sleeping thread of the peer for either. Work that was another
+ * stream's costs the peer one look. A ring back is no provider work, so two readers never ring
+ * each other on and on.
+ */
+static void fr_ring_back(struct fastrmi_stream *s)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (ctx->be->sender_waits_from == 0 || s->peer->bell == NULL || s->protocol_seen == ctx->protocol_work)
+		return;
+	s->protocol_seen = ctx->protocol_work;
+	fr_bell_ring(s->peer->bell, s->peer_id);
+}
+
+/*
+ * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
+ * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
+ * the context woke another waiting thread meanwhile: in a nested call (a callback) that thread
+ * is the one we wait for, and it needs the core we would spin on. Adaptive waiting lets only so
+ * many threads of a context spin at once (fr_wait_spinners_max): the others block at once.
+ */
+static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
+			char *err, size_t errlen)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	struct fr_wait_budget *budget = ready == fr_recv_ready ? &s->rx_wait : &s->tx_wait;
+	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
+	uint64_t start = 0, spin = 0, now;
+	unsigned long wakes = 0;
+	int waiting = 0, blocked = 0, counted = 0;
+	int ret;
+
+	for (;;) {
+		ret = fr_progress(ctx, err, errlen);
+		if (s->aborted) {
+			ret = fr_stream_error(s, err, errlen);
+			break;
+		}
+		if (ready(s)) {
+			if (waiting && adaptive)
+				fr_wait_learn(budget, ctx->spin_nsec, fr_now_nsec() - start, !blocked);
+			ret = 0;
+			break;
+		}
+		if (ret < 0)
+			break;
+		ret = fr_stream_error(s, err, errlen);
+		if (ret < 0)
+			break;
+		if (ready == fr_recv_ready)
+			fr_ring_back(s);
+		now = fr_now_nsec();
+		if (now >= deadline) {
+			fr_seterr(err, errlen, "stream %llu: timed out", (unsigned long long)s->local_id);
+			ret = FASTRMI_ERR_TIMEOUT;
+			break;
+		}
+		if (!waiting) {
+			/* A wait starts: a call that found its data at once was none. */
+			waiting = 1;
+			start = now;
+			wakes = ctx->wakes;
+			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
+						adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now));
+			if (spin > 0 && adaptive) {
+				if (ctx->spinners >= fr_wait_spinners_max()) {
+					spin = 0;
+				} else {
+					ctx->spinners++;
+					counted = 1;
+				}
+			}
+		}
+		if (!blocked && now - start < spin && ctx->wakes == wakes) {
+			/* Spin, but let other threads of this context at the lock. */
+			pthread_mutex_unlock(&ctx->lock);
+			fr_relax();
+			pthread_mutex_lock(&ctx->lock);
+			continue;
+		}
+		if (counted) {
+			ctx->spinners--;
+			counted = 0;
+		}
+		blocked = 1;
+		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
+		fr_block(s, ready, deadline);
+	}
+	if (counted)
+		ctx->spinners--;
+	return ret;
+}
+
+int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
+	    char *err, size_t errlen)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	int ret = fr_wait_loop(s, ready, deadline, err, errlen);
+
+	/* Leaving with nobody polling while others sleep: one of them must take over, or
+	 * they would sleep through the events they wait for. */
+	if (ctx->bell == NULL && !ctx->poller && ctx->sleeping != NULL)
+		pthread_cond_broadcast(&ctx->sleeping->cond);
+	return ret;
+}
+
+/*
+ * A read copying out of the window without the lock keeps the stream's reading to itself until
+ * it is done: its claimed bytes must stay just before ring_head, where deliveries never write.
+ */
+int fr_recv_ready(const struct fastrmi_stream *s)
+{
+	return s->ring_claimed == 0 && (s->ring_count > 0 || s->peer_eof);
+}
+
+int fr_send_ready(const struct fastrmi_stream *s)
+{
+	/* A closed peer never grants again: not ready, and the wait ends in its error. */
+	return s->credits > 0 && !s->peer_closed && s->ctx->tx_free != NULL && !s->ctx->eagain;
+}
+
+int fr_granted(const struct fastrmi_stream *s)
+{
+	return s->unreported < FR_CREDIT_BATCH && s->ctrl_inflight == 0;
+}
+
+int fr_tx_drained(const struct fastrmi_stream *s)
+{
+	return s->tx_inflight == 0;
+}
+
+int fr_tx_ready(const struct fastrmi_stream *s)
+{
+	return s->ctx->tx_free != NULL && !s->ctx->eagain;
+}
