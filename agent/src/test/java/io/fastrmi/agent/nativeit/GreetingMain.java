@@ -114,7 +114,7 @@ public final class GreetingMain {
     /** FastRMI's view of the socket; "none" in a JVM without the agent. */
     private static String transportOf(Socket socket) {
         try {
-            return JvmScope.transportOf(socket);
+            return JvmScope.transportOf(socket).toString();
         } catch (NoClassDefFoundError e) {
             return "none";
         }

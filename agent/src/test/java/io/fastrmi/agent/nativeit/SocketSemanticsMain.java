@@ -137,7 +137,7 @@ public final class SocketSemanticsMain {
     }
 
     static String transportOf(Socket socket) {
-        return JvmScope.transportOf(socket);
+        return JvmScope.transportOf(socket).toString();
     }
 
     private record Client(RMISocketFactory factory, String transport, String host, int port) {

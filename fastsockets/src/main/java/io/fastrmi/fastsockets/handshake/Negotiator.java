@@ -66,28 +66,46 @@ public final class Negotiator {
     }
 
     private final Connection connection;
-    private final String side;
-    private final String scope;
+    private final Side side;
+    private final Scope scope;
     private final HandshakeEvent event = new HandshakeEvent();
 
-    private Negotiator(Connection connection, String side, String scope) {
+    /** Which end of the connection negotiates; its label is what the event says. */
+    public enum Side {
+        CLIENT, SERVER;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Whose sockets negotiate: RMI's, or every socket of the JVM ({@code scope = jvm}). */
+    public enum Scope {
+        RMI, JVM;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private Negotiator(Connection connection, Side side, Scope scope) {
         this.connection = connection;
         this.side = side;
         this.scope = scope;
         event.begin();
-        event.side = side;
-        event.scope = scope;
+        event.side = side.label();
+        event.scope = scope.label();
         event.peer = connection.peer();
     }
 
-    /** The client's side of a negotiation; {@code scope}: "rmi" or "jvm". */
-    public static Negotiator client(Connection connection, String scope) {
-        return new Negotiator(connection, "client", scope);
+    /** The client's side of a negotiation. */
+    public static Negotiator client(Connection connection, Scope scope) {
+        return new Negotiator(connection, Side.CLIENT, scope);
     }
 
-    /** The server's side of a negotiation; {@code scope}: "rmi" or "jvm". */
-    public static Negotiator server(Connection connection, String scope) {
-        return new Negotiator(connection, "server", scope);
+    /** The server's side of a negotiation. */
+    public static Negotiator server(Connection connection, Scope scope) {
+        return new Negotiator(connection, Side.SERVER, scope);
     }
 
     /** Client: the answer's body, its first byte read by the driver. */
@@ -131,11 +149,11 @@ public final class Negotiator {
      * A connection with no negotiation at all ({@code reason}: the host is outside, the client made
      * no offer): recorded as plain.
      */
-    public static void noNegotiation(String side, String peer, String reason) {
+    public static void noNegotiation(Side side, String peer, String reason) {
         HandshakeEvent event = new HandshakeEvent();
         if (event.isEnabled()) {
             event.begin();
-            event.side = side;
+            event.side = side.label();
             event.peer = peer;
             event.result = "plain";
             event.reason = reason;
@@ -152,8 +170,8 @@ public final class Negotiator {
         event.result = "failed";
         event.reason = failure instanceof SocketTimeoutException ? failure.getMessage() : "bad handshake: " + failure.getMessage();
         event.commit();
-        FastRmiLog.warn("FastRMI: closing the connection " + (side.equals("server") ? "from " : "to ") + event.peer
-                + (scope.equals("jvm") ? " (scope = jvm)" : "") + ": " + failure.getMessage());
+        FastRmiLog.warn("FastRMI: closing the connection " + (side == Side.SERVER ? "from " : "to ") + event.peer
+                + (scope == Scope.JVM ? " (scope = jvm)" : "") + ": " + failure.getMessage());
         closeQuietly(connection);
         return failure instanceof HandshakeException || failure instanceof SocketTimeoutException ? failure
                 : new HandshakeException("handshake failed: " + failure.getMessage(), failure);

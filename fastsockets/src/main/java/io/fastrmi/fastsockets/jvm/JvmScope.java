@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets.jvm;
 
 import io.fastrmi.fastsockets.handshake.HostIdentity;
 import io.fastrmi.fastsockets.handshake.NegotiatedSocket;
+import io.fastrmi.fastsockets.handshake.SocketTransport;
 import io.fastrmi.fastsockets.transport.FastRmiLog;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -54,19 +55,15 @@ public final class JvmScope {
         }
     }
 
-    /**
-     * The transport a socket's bytes go over: a native one ("ofi:shm", ...), "tcp" after a
-     * negotiation that chose TCP, "pending" before the negotiation (it runs at the first read, write
-     * or half-close), or "none" for a socket that FastRMI does not negotiate on.
-     */
-    public static String transportOf(Socket socket) {
+    /** The transport a socket's bytes go over, as far as FastRMI knows ({@link SocketTransport}). */
+    public static SocketTransport transportOf(Socket socket) {
         if (socket instanceof NegotiatedSocket negotiated) {
             return negotiated.negotiatedTransport();
         }
         if (listeners == null) {
-            return "none";
+            return SocketTransport.NOT_NEGOTIATED;
         }
-        return PlatformSockets.implOf(socket) instanceof JvmSocketImpl impl ? impl.transport() : "none";
+        return PlatformSockets.implOf(socket) instanceof JvmSocketImpl impl ? impl.transport() : SocketTransport.NOT_NEGOTIATED;
     }
 
     /**

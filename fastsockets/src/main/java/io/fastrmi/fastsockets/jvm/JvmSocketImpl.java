@@ -13,6 +13,7 @@ import io.fastrmi.fastsockets.handshake.Installation;
 import io.fastrmi.fastsockets.handshake.Jrmp;
 import io.fastrmi.fastsockets.handshake.Negotiation;
 import io.fastrmi.fastsockets.handshake.Negotiator;
+import io.fastrmi.fastsockets.handshake.SocketTransport;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.transport.FastRmiLog;
 import io.fastrmi.fastsockets.transport.NativeConnection;
@@ -61,7 +62,7 @@ final class JvmSocketImpl extends SocketImpl {
     private final LocalListeners listeners;
     private final Object negotiation = new Object();
     private volatile Phase phase = Phase.PLAIN;
-    private volatile String transport;
+    private volatile TransportName transport;
     private volatile NativeConnection nativeConnection;
     private volatile int soTimeout;
     private volatile boolean closed;
@@ -82,12 +83,12 @@ final class JvmSocketImpl extends SocketImpl {
         this.listeners = listeners;
     }
 
-    /** "none" (no offer on this connection), "pending" (not negotiated yet), or the negotiated transport. */
-    String transport() {
+    /** Not negotiated (no offer on this connection), pending (not negotiated yet), or the negotiated transport. */
+    SocketTransport transport() {
         return switch (phase) {
-            case PLAIN -> "none";
-            case OFFERED, ANNOUNCED -> "pending";
-            case NEGOTIATED -> transport;
+            case PLAIN -> SocketTransport.NOT_NEGOTIATED;
+            case OFFERED, ANNOUNCED -> SocketTransport.PENDING;
+            case NEGOTIATED -> SocketTransport.negotiated(transport);
         };
     }
 
@@ -254,7 +255,7 @@ final class JvmSocketImpl extends SocketImpl {
      * included: a timeout leaves the negotiation to the next call), the rest within the handshake limit.
      */
     private void readAnswer() throws IOException {
-        Negotiator negotiator = Negotiator.client(new Channel(), "jvm");
+        Negotiator negotiator = Negotiator.client(new Channel(), Negotiator.Scope.JVM);
         try {
             int first = tcpInput().read();
             if (first < 0) {
@@ -276,7 +277,7 @@ final class JvmSocketImpl extends SocketImpl {
 
     /** The listener's half: read the offer (already sent: the marker said so), answer, open the stream. */
     private void answerOffer() throws IOException {
-        Negotiator negotiator = Negotiator.server(new Channel(), "jvm");
+        Negotiator negotiator = Negotiator.server(new Channel(), Negotiator.Scope.JVM);
         try {
             Handshake.Offer offer = negotiator.readOffer(Handshake::readOffer);
             if (tcpInput().available() > 0) {
@@ -296,7 +297,7 @@ final class JvmSocketImpl extends SocketImpl {
     }
 
     private void finish(TransportName name) {
-        transport = name.toString();
+        transport = name;
         phase = Phase.NEGOTIATED;
     }
 

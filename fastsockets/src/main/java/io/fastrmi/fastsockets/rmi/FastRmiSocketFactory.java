@@ -71,7 +71,7 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
             Negotiator.closeQuietly(socket);
             throw e;
         }
-        Negotiator negotiator = Negotiator.client(socket.negotiation(), "rmi");
+        Negotiator negotiator = Negotiator.client(socket.negotiation(), Negotiator.Scope.RMI);
         long localId = NativeTransports.nextStreamId();
         Handshake.Offer offer = ClientHandshake.offer(policy, fingerprint, localId, new InetSocketAddress(address, port));
         ClientHandshake.Outcome outcome;
@@ -116,7 +116,7 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
     }
 
     private static Socket plain(InetAddress address, int port, String reason) throws IOException {
-        Negotiator.noNegotiation("client", address.getHostAddress() + ":" + port, reason);
+        Negotiator.noNegotiation(Negotiator.Side.CLIENT, address.getHostAddress() + ":" + port, reason);
         return new Socket(address, port);
     }
 

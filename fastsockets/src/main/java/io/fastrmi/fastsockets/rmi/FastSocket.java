@@ -3,6 +3,7 @@ package io.fastrmi.fastsockets.rmi;
 import io.fastrmi.fastsockets.handshake.ControlConnection;
 import io.fastrmi.fastsockets.handshake.Handshake;
 import io.fastrmi.fastsockets.handshake.NegotiatedSocket;
+import io.fastrmi.fastsockets.handshake.SocketTransport;
 import io.fastrmi.fastsockets.handshake.Negotiator;
 import io.fastrmi.fastsockets.jvm.JvmScope;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
@@ -54,9 +55,9 @@ public class FastSocket extends Socket implements NegotiatedSocket {
     }
 
     @Override
-    public String negotiatedTransport() {
+    public SocketTransport negotiatedTransport() {
         Handshake.Answer a = answer;
-        return a == null ? "none" : a.transport().name().toString();
+        return a == null ? SocketTransport.NOT_NEGOTIATED : SocketTransport.negotiated(a.transport().name());
     }
 
     /** Whether both ends agreed on the lean wire format for this connection's RMI calls. */

@@ -84,7 +84,7 @@ final class ServerHandshakeInputStream extends FilterInputStream {
         }
         have += fill(opening, 6, 1);
         if (have < 7 || (opening[6] & 0xff) != Jrmp.PROTOCOL_FASTRMI) {
-            Negotiator.noNegotiation("server", Negotiator.peerOf(socket),
+            Negotiator.noNegotiation(Negotiator.Side.SERVER, Negotiator.peerOf(socket),
                     "the client made no FastRMI offer (no agent, or its host is outside for it)");
             replay(opening, have);
             return;
@@ -94,7 +94,7 @@ final class ServerHandshakeInputStream extends FilterInputStream {
 
     /** The server's half of a negotiation: the offer after RMI's opening, decided and answered. */
     private void answerOffer() throws IOException {
-        Negotiator negotiator = Negotiator.server(socket.negotiation(), "rmi");
+        Negotiator negotiator = Negotiator.server(socket.negotiation(), Negotiator.Scope.RMI);
         try {
             Handshake.Offer offer = negotiator.readOffer(Handshake::readOfferBody);
             negotiator.answer(offer, Installation.policyFor(socket.getInetAddress()), Negotiation::answer);
