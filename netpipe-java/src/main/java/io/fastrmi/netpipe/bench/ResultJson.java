@@ -1,111 +1,116 @@
 package io.fastrmi.netpipe.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The results as JSON (written by hand: no JSON library in this module): the run's settings, one
- * entry per load, column and kernel with its medians, ratio and every round's raw outcome, and the
- * worst ratio of each transport per load.
+ * The results as JSON: the run's settings, one entry per load, column and kernel with its medians,
+ * ratio and every round's raw outcome, and the worst ratio of each transport per load. Figures are
+ * rounded to three decimals; one that is not a number is null.
  */
 final class ResultJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ResultJson() {
     }
 
     static void write(Results results, String started, String hosts, Path file) throws IOException {
         BenchOptions options = results.options();
-        StringBuilder json = new StringBuilder("{\n");
-        json.append("  \"started\": ").append(string(started)).append(",\n");
-        json.append("  \"jdk\": ").append(string(options.jdk().version())).append(",\n");
-        json.append("  \"hosts\": ").append(string(options.hosts())).append(",\n");
-        json.append("  \"hosts_detail\": ").append(string(hosts)).append(",\n");
-        json.append("  \"processors\": ").append(Runtime.getRuntime().availableProcessors()).append(",\n");
-        json.append("  \"rounds\": ").append(options.rounds()).append(",\n");
-        json.append("  \"calls\": ").append(options.calls()).append(",\n");
-        json.append("  \"batches\": ").append(options.batches()).append(",\n");
-        json.append("  \"warmup\": ").append(options.warmup()).append(",\n");
-        json.append("  \"loads\": ").append(strings(options.loads())).append(",\n");
-        json.append("  \"transports\": ").append(strings(options.transports())).append(",\n");
-        json.append("  \"kernels\": ").append(strings(options.kernels())).append(",\n");
-        List<String> cells = new ArrayList<>();
-        List<String> worst = new ArrayList<>();
+        ObjectNode json = JSON.createObjectNode();
+        json.put("started", started);
+        json.put("jdk", options.jdk().version());
+        json.put("hosts", options.hosts());
+        json.put("hosts_detail", hosts);
+        json.put("processors", Runtime.getRuntime().availableProcessors());
+        json.put("rounds", options.rounds());
+        json.put("calls", options.calls());
+        json.put("batches", options.batches());
+        json.put("warmup", options.warmup());
+        strings(json.putArray("loads"), options.loads());
+        strings(json.putArray("transports"), options.transports());
+        strings(json.putArray("kernels"), options.kernels());
+        ArrayNode cells = json.putArray("cells");
+        ArrayNode worst = json.putArray("worst");
         for (String load : options.loads()) {
             for (Column column : options.columns()) {
                 for (String kernel : options.kernels()) {
-                    cells.add(cell(results, load, column, kernel));
+                    cell(cells.addObject(), results, load, column, kernel);
                 }
                 if (column.withAgent()) {
-                    results.worst(load, column).ifPresent(w -> worst.add("{\"load\": " + string(load) + ", \"transport\": "
-                            + string(column.name()) + ", \"kernel\": " + string(w.kernel()) + ", \"ratio\": "
-                            + number(w.ratio()) + "}"));
+                    results.worst(load, column).ifPresent(w -> {
+                        ObjectNode entry = worst.addObject().put("load", load).put("transport", column.name())
+                                .put("kernel", w.kernel());
+                        number(entry, "ratio", w.ratio());
+                    });
                 }
             }
         }
-        json.append("  \"cells\": [\n    ").append(String.join(",\n    ", cells)).append("\n  ],\n");
-        json.append("  \"worst\": [\n    ").append(String.join(",\n    ", worst)).append("\n  ]\n}\n");
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, json);
+        JSON.writeValue(file.toFile(), json);
     }
 
-    private static String cell(Results results, String load, Column column, String kernel) {
+    private static void cell(ObjectNode json, Results results, String load, Column column, String kernel) {
         Cell cell = results.cell(load, column, kernel);
         Set<Integer> timed = cell.timedRounds();
-        List<String> rounds = new ArrayList<>();
+        json.put("load", load).put("column", column.name()).put("agent", column.withAgent()).put("kernel", kernel);
+        number(json, "median_us", cell.medianOfMedians(timed));
+        number(json, "p99_us", cell.medianOfP99s(timed));
+        number(json, "cpu_us_per_call", cell.medianOfCpu(timed));
+        number(json, "switches_per_call", cell.medianOfSwitches(timed));
+        number(json, "cpu_ratio", column.withAgent() ? results.cpuRatio(load, column, kernel) : Double.NaN);
+        number(json, "ratio", column.withAgent() ? results.ratio(load, column, kernel) : Double.NaN);
+        var range = column.withAgent() ? results.roundRatioRange(load, column, kernel) : java.util.Optional.<double[]>empty();
+        if (range.isPresent()) {
+            ArrayNode pair = json.putArray("round_ratio_range");
+            pair.add(rounded(range.get()[0]));
+            pair.add(rounded(range.get()[1]));
+        } else {
+            json.putNull("round_ratio_range");
+        }
+        ArrayNode rounds = json.putArray("rounds");
         for (Map.Entry<Integer, Outcome> entry : cell.rounds().entrySet()) {
             Outcome o = entry.getValue();
-            String fields = o.isTimed()
-                    ? "\"median_us\": " + number(o.medianMicros()) + ", \"p99_us\": " + number(o.p99Micros()) + ", \"calls\": " + o.calls()
-                            + ", \"cpu_us_per_call\": " + number(o.cpuMicrosPerCall()) + ", \"switches_per_call\": " + number(o.switchesPerCall())
-                    : o.error() != null ? "\"error\": " + string(o.error()) : "\"unavailable\": " + string(o.unavailable());
-            rounds.add("{\"round\": " + entry.getKey() + ", " + fields + "}");
-        }
-        return "{\"load\": " + string(load) + ", \"column\": " + string(column.name()) + ", \"agent\": " + column.withAgent()
-                + ", \"kernel\": " + string(kernel) + ", \"median_us\": " + number(cell.medianOfMedians(timed))
-                + ", \"p99_us\": " + number(cell.medianOfP99s(timed))
-                + ", \"cpu_us_per_call\": " + number(cell.medianOfCpu(timed))
-                + ", \"switches_per_call\": " + number(cell.medianOfSwitches(timed))
-                + ", \"cpu_ratio\": " + (column.withAgent() ? number(results.cpuRatio(load, column, kernel)) : "null")
-                + ", \"ratio\": " + (column.withAgent() ? number(results.ratio(load, column, kernel)) : "null")
-                + ", \"round_ratio_range\": " + (column.withAgent() ? results.roundRatioRange(load, column, kernel)
-                        .map(r -> "[" + number(r[0]) + ", " + number(r[1]) + "]").orElse("null") : "null")
-                + ", \"rounds\": [" + String.join(", ", rounds) + "]}";
-    }
-
-    private static String number(double value) {
-        return Double.isNaN(value) || Double.isInfinite(value) ? "null" : String.format(Locale.ROOT, "%.3f", value);
-    }
-
-    private static String strings(List<String> values) {
-        List<String> quoted = new ArrayList<>();
-        values.forEach(v -> quoted.add(string(v)));
-        return "[" + String.join(", ", quoted) + "]";
-    }
-
-    private static String string(String value) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (char c : value.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
+            ObjectNode round = rounds.addObject().put("round", entry.getKey());
+            if (o.isTimed()) {
+                number(round, "median_us", o.medianMicros());
+                number(round, "p99_us", o.p99Micros());
+                round.put("calls", o.calls());
+                number(round, "cpu_us_per_call", o.cpuMicrosPerCall());
+                number(round, "switches_per_call", o.switchesPerCall());
+            } else if (o.error() != null) {
+                round.put("error", o.error());
+            } else {
+                round.put("unavailable", o.unavailable());
             }
         }
-        return sb.append('"').toString();
+    }
+
+    private static void number(ObjectNode json, String key, double value) {
+        BigDecimal rounded = rounded(value);
+        if (rounded == null) {
+            json.putNull(key);
+        } else {
+            json.put(key, rounded);
+        }
+    }
+
+    /** Three decimals, or null for what is not a number. */
+    private static BigDecimal rounded(double value) {
+        return Double.isNaN(value) || Double.isInfinite(value) ? null : BigDecimal.valueOf(value).setScale(3, RoundingMode.HALF_UP);
+    }
+
+    private static void strings(ArrayNode array, List<String> values) {
+        values.forEach(array::add);
     }
 }
