@@ -2,6 +2,7 @@ package io.fastrmi.agent;
 
 import io.fastrmi.config.FastRmiConfig;
 import io.fastrmi.fastsockets.handshake.Installation;
+import io.fastrmi.optrmi.lean.LeanModuleAccess;
 import java.io.IOException;
 import java.io.ObjectInput;
 import java.io.ObjectOutput;
@@ -157,8 +158,8 @@ final class RmiInstrumentation implements ClassFileTransformer {
                     // the helpers, which read the JDK's serialization metadata in java.io and get and
                     // set fields with the JDK's Unsafe, as its field reflector does (DirectFields).
                     inst.redefineModule(Object.class.getModule(), Set.of(helpers),
-                            Map.of("jdk.internal.misc", Set.of(helpers)),
-                            Map.of("java.io", Set.of(helpers)), Set.of(), Map.of());
+                            Map.of(LeanModuleAccess.EXPORTED_PACKAGE, Set.of(helpers)),
+                            Map.of(LeanModuleAccess.OPEN_PACKAGE, Set.of(helpers)), Set.of(), Map.of());
                     try {
                         BootstrapJar.appendWeaverToSystemClassPath(inst);
                     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.fastrmi.leanbench;
 
+import io.fastrmi.optrmi.lean.LeanModuleAccess;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,11 +21,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-// The agent exports jdk.internal.misc to the lean classes (DirectFields): so does the benchmark's JVM.
-@Fork(value = 1, jvmArgsAppend = {"--add-opens", "java.base/java.io=ALL-UNNAMED",
-        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/java.lang.invoke=ALL-UNNAMED"})
+// What the agent grants the lean classes, so does the benchmark's JVM (LeanModuleAccess).
+@Fork(value = 1, jvmArgsAppend = {LeanModuleAccess.OPENS_FLAG, LeanModuleAccess.OPENS_VALUE,
+        LeanModuleAccess.EXPORTS_FLAG, LeanModuleAccess.EXPORTS_VALUE})
 public class LeanCodecBench {
 
     @Param({"int32", "int4null2", "tree15", "float50", "float5000", "order3k"})
