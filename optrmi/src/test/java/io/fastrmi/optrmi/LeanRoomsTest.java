@@ -1,0 +1,22 @@
+package io.fastrmi.optrmi;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * optrmi's two rooms: the lean format ({@code io.fastrmi.optrmi..}), which knows nothing of how a
+ * user configures FastRMI, and the config ({@code io.fastrmi.config}), which the transports read.
+ * A lean class that used the config would make the wire format depend on a user's file.
+ */
+class LeanRoomsTest {
+
+    @Test
+    void theLeanFormatSeesNothingOfConfig() {
+        noClasses().that().resideInAPackage("io.fastrmi.optrmi..").should().dependOnClassesThat()
+                .resideInAPackage("io.fastrmi.config..")
+                .check(new ClassFileImporter().importPath(Path.of("target", "classes")));
+    }
+}
