@@ -1,5 +1,6 @@
 package io.fastrmi.netpipe;
 
+import io.fastrmi.netpipe.bench.SuiteResults;
 import io.fastrmi.netpipe.bench.BenchServer;
 import io.fastrmi.netpipe.breakdown.CallBreakdown;
 import io.fastrmi.netpipe.dirmi.DirmiPeer;
@@ -303,11 +304,9 @@ public final class NetPipe {
 
     @Command(name = "suite",
             description = "Several kernels and array sweeps against one server in one JVM, as the side-by-side run"
-                    + " uses it: a RESULT or FAILED line per item, an np.out file per item in --out.")
+                    + " uses it: a RESULT or FAILED line per item, an np.out file per item in --out, and with --results"
+                    + " the same as JSON.")
     public static final class Suite implements Callable<Integer> {
-        /** What the side-by-side run parses: {@code RESULT item call_us bytes} and {@code FAILED item why}. */
-        public static final java.util.regex.Pattern RESULT = java.util.regex.Pattern.compile("^RESULT (\\S+) ([0-9.]+) (\\d+)$");
-        public static final java.util.regex.Pattern FAILED = java.util.regex.Pattern.compile("^FAILED (\\S+) (.*)$");
 
         @Mixin
         Help help;
@@ -331,9 +330,15 @@ public final class NetPipe {
         @Option(names = "--out", required = true, description = "folder for the np.out files, one per item")
         Path out;
 
+        @Option(names = "--results", description = "a JSON file of every item's outcome, written as they come (SuiteResults)")
+        Path results;
+
+        private SuiteResults written;
+
         @Override
         public Integer call() throws Exception {
             Files.createDirectories(out);
+            written = results == null ? null : new SuiteResults(results);
             int failed = 0;
             try (AutoCloseableCalls calls = peer.connect()) {
                 for (String item : kernels) {
@@ -353,16 +358,30 @@ public final class NetPipe {
             return failed == 0 ? 0 : 1;
         }
 
+        private void record(SuiteResults.Item item) {
+            if (written == null) {
+                return;
+            }
+            try {
+                written.add(item);
+            } catch (java.io.IOException e) {
+                System.out.println("FAILED " + item.item() + " cannot write " + results + ": " + e.getMessage());
+            }
+        }
+
         /** Runs one item; 1 when it failed (said on a FAILED line), else 0. */
         private int run(String item, Callable<Exchange> exchange, List<Integer> sizes) {
             try (Exchange chosen = exchange.call()) {
                 List<Point> points = sweep.measure(chosen, sizes, out.resolve(item.replaceAll("[^A-Za-z0-9_.-]", "_") + ".out"));
                 Point first = points.get(0);
                 System.out.printf(Locale.ROOT, "RESULT %s %.3f %d%n", item, first.bestRoundTripSeconds() * 1e6, first.bytes());
+                record(SuiteResults.Item.measured(item, first.bestRoundTripSeconds() * 1e6, first.bytes()));
                 return 0;
             } catch (Exception | Error e) {
-                System.out.println("FAILED " + item + " " + String.valueOf(e).replace('\n', ' '));
+                String why = String.valueOf(e).replace('\n', ' ');
+                System.out.println("FAILED " + item + " " + why);
                 e.printStackTrace();
+                record(SuiteResults.Item.failed(item, why));
                 return 1;
             } finally {
                 System.out.flush();

@@ -1,6 +1,5 @@
 package io.fastrmi.netpipe.bench;
 
-import io.fastrmi.netpipe.NetPipe;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
@@ -35,6 +34,8 @@ import picocli.CommandLine.Option;
 public final class Compare implements Callable<Integer> {
 
     private static final Pattern READY = Pattern.compile("^READY (\\d+)$");
+    /** netpipe-java's entry point, whose server and suite commands the run starts (named, not imported: it lists this command). */
+    private static final String SUITE_MAIN = "io.fastrmi.netpipe.NetPipe";
     private static final Duration START_LIMIT = Duration.ofSeconds(60);
 
     @Option(names = "--help", usageHelp = true, description = "show this help and exit")
@@ -142,15 +143,15 @@ public final class Compare implements Callable<Integer> {
                 } catch (IllegalStateException e) {
                     return allFailed(plan, "the server did not start: " + PairRunner.firstLine(e.getMessage()));
                 }
+                Path results = run.resolve(tag + "-results.json");
                 List<String> clientArgs = new ArrayList<>(List.of("suite", "-h", where.serverAddress(), "-P", ready.group(1),
-                        "--peer", peer.protocol(), "--out", npDir.toString(), "--kernels", String.join(",", plan.kernels()),
-                        "--sweeps", String.join(",", plan.sweeps())));
+                        "--peer", peer.protocol(), "--out", npDir.toString(), "--results", results.toString(),
+                        "--kernels", String.join(",", plan.kernels()), "--sweeps", String.join(",", plan.sweeps())));
                 clientArgs.addAll(plan.clientOptions());
                 if (trialSeconds != null) {
                     clientArgs.addAll(List.of("--trial-time", String.valueOf(trialSeconds))); // the last value wins
                 }
                 String ending;
-                List<String> output;
                 try (ManagedJvm client = where.client(launcher(jdk, peer, "client", config, clientJfr, jfrSettings))
                         .args(clientArgs).timeLimit(Duration.ofSeconds(timeoutSeconds + 60)).start()) {
                     try {
@@ -159,10 +160,11 @@ public final class Compare implements Callable<Integer> {
                     } catch (IllegalStateException e) {
                         ending = "the client did not finish within " + timeoutSeconds + " s and was killed";
                     }
-                    output = client.output();
                 }
                 server.stop(Duration.ofSeconds(10));
-                parse(output, cells);
+                for (SuiteResults.Item item : SuiteResults.read(results)) {
+                    cells.put(item.item(), item.cell());
+                }
                 for (String item : plan.items()) {
                     cells.putIfAbsent(item, CompareResults.Cell.failed("no result: " + ending));
                 }
@@ -183,24 +185,12 @@ public final class Compare implements Callable<Integer> {
     private JvmLauncher launcher(Jdk jdk, ComparePeer peer, String role, Path config, Path jfr, Path jfrSettings) {
         JvmLauncher jvm = JvmLauncher.on(jdk).name(peer.name() + "-" + role).timeLimit(Duration.ofSeconds(timeoutSeconds + 120))
                 .jvmArgs("-XX:StartFlightRecording=dumponexit=true,filename=" + jfr + ",settings=" + jfrSettings)
-                .main(NetPipe.class);
+                .main(SUITE_MAIN);
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             jvm.classpath(Path.of(entry));
         }
         return peer.agent().isEmpty() ? jvm : jvm.agent(peer.agent().get().agentJar().orElse(agent), "config=" + config)
                 .jvmArgs("--enable-native-access=ALL-UNNAMED");
-    }
-
-    private static void parse(List<String> output, Map<String, CompareResults.Cell> cells) {
-        for (String line : output) {
-            Matcher result = NetPipe.Suite.RESULT.matcher(line);
-            Matcher failed = NetPipe.Suite.FAILED.matcher(line);
-            if (result.matches()) {
-                cells.put(result.group(1), CompareResults.Cell.timed(Double.parseDouble(result.group(2))));
-            } else if (failed.matches()) {
-                cells.put(failed.group(1), CompareResults.Cell.failed(failed.group(2)));
-            }
-        }
     }
 
     private static Map<String, CompareResults.Cell> allFailed(ComparePlan plan, String why) {
