@@ -4,9 +4,9 @@ import io.fastrmi.netpipe.breakdown.CallBreakdown;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 @Command(name = "breakdown",
         description = "Where RMI calls' time went, from JFR recordings with method sampling (settings=profile,"

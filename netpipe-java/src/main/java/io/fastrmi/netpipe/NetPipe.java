@@ -2,8 +2,8 @@ package io.fastrmi.netpipe;
 
 import io.fastrmi.netpipe.np.Point;
 import java.util.Locale;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * netpipe-java: NetPIPE's ping-pong for Java sockets and Java RMI, and KaRMI's RMI kernels. A server
@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "netpipe-java", mixinStandardHelpOptions = true, version = "netpipe-java 0.1.0",
         description = "NetPIPE-style ping-pong for Java sockets and RMI, and KaRMI's RMI kernels.",
         subcommands = {ServerCommand.class, SocketCommand.class, RmiCommand.class, KernelCommand.class,
-                SuiteCommand.class, io.fastrmi.netpipe.bench.Compare.class, BreakdownCommand.class})
+                SuiteCommand.class, io.fastrmi.netpipe.bench.compare.Compare.class, BreakdownCommand.class})
 public final class NetPipe {
 
     public static void main(String[] args) {

@@ -1,6 +1,6 @@
 package io.fastrmi.netpipe;
 
-import io.fastrmi.netpipe.bench.SuiteResults;
+import io.fastrmi.netpipe.bench.compare.SuiteResults;
 import io.fastrmi.netpipe.np.Exchange;
 import io.fastrmi.netpipe.np.KarmiObject;
 import io.fastrmi.netpipe.np.KernelExchange;

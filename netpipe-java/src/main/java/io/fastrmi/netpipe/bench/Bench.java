@@ -1,5 +1,12 @@
 package io.fastrmi.netpipe.bench;
 
+import io.fastrmi.netpipe.bench.kernels.Kernels;
+import io.fastrmi.netpipe.bench.report.BenchOptions;
+import io.fastrmi.netpipe.bench.report.Column;
+import io.fastrmi.netpipe.bench.report.Outcome;
+import io.fastrmi.netpipe.bench.report.ResultJson;
+import io.fastrmi.netpipe.bench.report.ResultTable;
+import io.fastrmi.netpipe.bench.report.Results;
 import io.fastrmi.testkit.TestNetwork;
 import java.nio.file.Files;
 import java.nio.file.Path;

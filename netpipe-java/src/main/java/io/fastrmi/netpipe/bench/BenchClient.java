@@ -1,5 +1,13 @@
 package io.fastrmi.netpipe.bench;
 
+import io.fastrmi.netpipe.bench.kernels.BenchService;
+import io.fastrmi.netpipe.bench.kernels.Callback;
+import io.fastrmi.netpipe.bench.kernels.DoublingCallback;
+import io.fastrmi.netpipe.bench.kernels.JitSettling;
+import io.fastrmi.netpipe.bench.kernels.Kernel;
+import io.fastrmi.netpipe.bench.kernels.Kernels;
+import io.fastrmi.netpipe.bench.kernels.Latencies;
+import io.fastrmi.netpipe.bench.kernels.ProcessCost;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

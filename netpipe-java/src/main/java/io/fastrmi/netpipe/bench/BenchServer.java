@@ -1,5 +1,7 @@
 package io.fastrmi.netpipe.bench;
 
+import io.fastrmi.netpipe.bench.kernels.BenchService;
+import io.fastrmi.netpipe.bench.kernels.BenchServiceImpl;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -8,7 +8,7 @@ import java.util.List;
  * benchmark's JVMs compete for the cores as they would on a loaded server (a spinning transport
  * then costs what it really costs). Closing stops them.
  */
-final class BusyLoad implements AutoCloseable {
+public final class BusyLoad implements AutoCloseable {
 
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stop;
@@ -19,11 +19,11 @@ final class BusyLoad implements AutoCloseable {
     private BusyLoad() {
     }
 
-    static BusyLoad none() {
+    public static BusyLoad none() {
         return new BusyLoad();
     }
 
-    static BusyLoad start(int count) {
+    public static BusyLoad start(int count) {
         BusyLoad load = new BusyLoad();
         for (int i = 0; i < count; i++) {
             Thread thread = new Thread(load::spin, "bench-busy-" + i);

@@ -13,7 +13,7 @@ import jdk.jfr.consumer.RecordingFile;
  * JVMs' JFR recordings (registry lookup, calls, callbacks, star's extra connections) must say
  * {@code fast} on that transport. Otherwise the agent's column would time a fallback.
  */
-final class HandshakeCheck {
+public final class HandshakeCheck {
 
     static final String EVENT = "fastrmi.Handshake";
 
@@ -21,7 +21,7 @@ final class HandshakeCheck {
      * The JFR settings the benchmark's JVMs record with: only the handshakes (the per-call
      * {@code fastrmi.RmiCall} events would cost time in the calls being timed).
      */
-    static final String SETTINGS = """
+    public static final String SETTINGS = """
             <?xml version="1.0" encoding="UTF-8"?>
             <configuration version="2.0" label="FastRMI bench" description="FastRMI handshakes only">
               <event name="fastrmi.Handshake"><setting name="enabled">true</setting><setting name="threshold">0 ms</setting></event>
@@ -33,7 +33,7 @@ final class HandshakeCheck {
     }
 
     /** Why the connections in {@code recordings} were not all fast on {@code transport}; empty when they were. */
-    static Optional<String> problem(String transport, List<Path> recordings) {
+    public static Optional<String> problem(String transport, List<Path> recordings) {
         int handshakes = 0;
         int other = 0;
         String firstOther = null;

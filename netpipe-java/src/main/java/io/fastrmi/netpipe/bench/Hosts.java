@@ -4,7 +4,7 @@ import io.fastrmi.testkit.JvmLauncher;
 import java.util.List;
 
 /** Where the server and the client JVMs run: both on this host, or in two network namespaces. */
-interface Hosts extends AutoCloseable {
+public interface Hosts extends AutoCloseable {
 
     /** For the header line. */
     String description();

@@ -4,7 +4,7 @@ import io.fastrmi.testkit.JvmLauncher;
 import java.util.List;
 
 /** Server and client on this host, over loopback. */
-final class LocalHosts implements Hosts {
+public final class LocalHosts implements Hosts {
 
     @Override
     public String description() {

@@ -8,7 +8,7 @@ import java.util.List;
  * The server in network namespace host1, the client in host2, on a private segment (veth pairs on
  * a bridge): what two hosts see of each other, without shared memory between them.
  */
-final class NamespaceHosts implements Hosts {
+public final class NamespaceHosts implements Hosts {
 
     private static final String SERVER = "host1";
     private static final String CLIENT = "host2";
@@ -20,7 +20,7 @@ final class NamespaceHosts implements Hosts {
     }
 
     /** Makes the two namespaces (needs root: check {@link TestNetwork#available()} first). */
-    static NamespaceHosts create() {
+    public static NamespaceHosts create() {
         return new NamespaceHosts(TestNetwork.create(SERVER, CLIENT));
     }
 

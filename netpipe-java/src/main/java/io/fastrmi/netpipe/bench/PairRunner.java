@@ -1,5 +1,8 @@
 package io.fastrmi.netpipe.bench;
 
+import io.fastrmi.netpipe.bench.report.BenchOptions;
+import io.fastrmi.netpipe.bench.report.Column;
+import io.fastrmi.netpipe.bench.report.Outcome;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
 import java.io.IOException;
@@ -21,7 +24,7 @@ import java.util.regex.Matcher;
  * checks that the transport was really used (else the outcomes are n/a). Never throws: what goes
  * wrong becomes the kernels' error.
  */
-final class PairRunner {
+public final class PairRunner {
 
     private static final Duration START_LIMIT = Duration.ofSeconds(60);
     private static final Duration QUIT_LIMIT = Duration.ofSeconds(30);
@@ -248,11 +251,11 @@ final class PairRunner {
                 .map(l -> ": " + l.trim()).orElse("");
     }
 
-    static String firstLine(String message) {
+    public static String firstLine(String message) {
         return message == null ? "(no message)" : message.lines().findFirst().orElse(message);
     }
 
-    static void deleteQuietly(Path file) {
+    public static void deleteQuietly(Path file) {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {

@@ -1,8 +1,8 @@
 package io.fastrmi.netpipe.dirmi;
 
-import io.fastrmi.netpipe.bench.Int32;
-import io.fastrmi.netpipe.bench.Int4Null2;
-import io.fastrmi.netpipe.bench.Node;
+import io.fastrmi.netpipe.bench.objects.Int32;
+import io.fastrmi.netpipe.bench.objects.Int4Null2;
+import io.fastrmi.netpipe.bench.objects.Node;
 import java.io.IOException;
 import java.util.Set;
 import org.cojen.dirmi.Pipe;

@@ -1,8 +1,8 @@
 package io.fastrmi.netpipe.grpc;
 
-import io.fastrmi.netpipe.bench.Int32;
-import io.fastrmi.netpipe.bench.Int4Null2;
-import io.fastrmi.netpipe.bench.Node;
+import io.fastrmi.netpipe.bench.objects.Int32;
+import io.fastrmi.netpipe.bench.objects.Int4Null2;
+import io.fastrmi.netpipe.bench.objects.Node;
 import io.grpc.MethodDescriptor;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,8 +1,8 @@
 package io.fastrmi.netpipe.np;
 
-import io.fastrmi.netpipe.bench.BenchService;
-import io.fastrmi.netpipe.bench.EchoingPong;
-import io.fastrmi.netpipe.bench.Pong;
+import io.fastrmi.netpipe.bench.kernels.BenchService;
+import io.fastrmi.netpipe.bench.kernels.EchoingPong;
+import io.fastrmi.netpipe.bench.kernels.Pong;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;

@@ -4,6 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.netpipe.bench.kernels.BenchService;
+import io.fastrmi.netpipe.bench.kernels.Callback;
+import io.fastrmi.netpipe.bench.kernels.DoublingCallback;
+import io.fastrmi.netpipe.bench.kernels.Kernel;
+import io.fastrmi.netpipe.bench.kernels.Kernels;
+import io.fastrmi.netpipe.bench.kernels.SerialKernel;
+import io.fastrmi.netpipe.bench.kernels.WrongResultException;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

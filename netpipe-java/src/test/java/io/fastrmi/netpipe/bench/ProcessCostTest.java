@@ -3,6 +3,7 @@ package io.fastrmi.netpipe.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.netpipe.bench.kernels.ProcessCost;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.regex.Matcher;

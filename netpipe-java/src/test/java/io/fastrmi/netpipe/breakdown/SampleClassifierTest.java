@@ -44,7 +44,7 @@ class SampleClassifierTest {
     @Test
     void theServersRemoteMethodIsApplication() {
         assertEquals(Optional.of(Category.APPLICATION), classify("java.util.ArrayList.add",
-                "io.fastrmi.netpipe.bench.BenchServiceImpl.transform", "jdk.internal.reflect.DirectMethodHandleAccessor.invoke",
+                "io.fastrmi.netpipe.bench.kernels.BenchServiceImpl.transform", "jdk.internal.reflect.DirectMethodHandleAccessor.invoke",
                 "java.lang.reflect.Method.invoke", "sun.rmi.server.UnicastServerRef.dispatch", "sun.rmi.transport.Transport$1.run"));
         assertEquals(Optional.of(Category.PROTOCOL), classify("java.lang.reflect.Method.invoke",
                 "sun.rmi.server.UnicastServerRef.dispatch"));

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fastrmi.netpipe.bench.Int32;
-import io.fastrmi.netpipe.bench.Int4Null2;
-import io.fastrmi.netpipe.bench.Node;
+import io.fastrmi.netpipe.bench.objects.Int32;
+import io.fastrmi.netpipe.bench.objects.Int4Null2;
+import io.fastrmi.netpipe.bench.objects.Node;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

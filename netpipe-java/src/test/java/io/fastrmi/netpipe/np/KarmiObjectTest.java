@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fastrmi.netpipe.bench.Int32;
-import io.fastrmi.netpipe.bench.Int4Null2;
-import io.fastrmi.netpipe.bench.Node;
+import io.fastrmi.netpipe.bench.objects.Int32;
+import io.fastrmi.netpipe.bench.objects.Int4Null2;
+import io.fastrmi.netpipe.bench.objects.Node;
 import org.junit.jupiter.api.Test;
 
 class KarmiObjectTest {

@@ -1,0 +1,73 @@
+package io.fastrmi.netpipe.bench.kernels;
+
+import io.fastrmi.netpipe.bench.objects.Node;
+import io.fastrmi.netpipe.bench.objects.Order;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
+
+/** The kernels by name, each with the data it sends and the check of what comes back. */
+public final class Kernels {
+
+    /** Every kernel, in the order they run by default. */
+    public static final List<String> ALL = List.of("null", "echo-int", "tree15", "transform", "callback", "echo-1mib", "star8");
+
+    private static final int TREE_DEPTH = 4; // 15 nodes
+    private static final int ORDER_ITEMS = 16;
+    private static final int MIB_OF_DOUBLES = 131_072;
+    private static final int STAR_THREADS = 8;
+    /** The bulk kernel's calls each move 2 MiB: a twentieth as many, but enough for a p99. */
+    private static final IntUnaryOperator BULK = Kernels::bulkCalls;
+    private static final IntUnaryOperator SAME = n -> n;
+
+    private Kernels() {
+    }
+
+    /** How many calls the 1 MiB echo makes when asked for {@code n}. */
+    public static int bulkCalls(int n) {
+        return n == 0 ? 0 : Math.max(50, n / 20);
+    }
+
+    /** The kernel called {@code name}, calling {@code service}; {@code callback} is the client's exported stub. */
+    public static Kernel named(String name, BenchService service, Callback callback) {
+        switch (name) {
+            case "null":
+                return new SerialKernel<Void>(name, SAME, i -> {
+                    service.ping();
+                    return null;
+                }, (i, result) -> { });
+            case "echo-int":
+                return new SerialKernel<Integer>(name, SAME, service::echo, (i, result) ->
+                        WrongResultException.expect(result == i, () -> name + ": echo(" + i + ") returned " + result));
+            case "tree15": {
+                Node tree = Node.fullTree(TREE_DEPTH, 1);
+                return new SerialKernel<Node>(name, SAME, i -> service.echo(tree), (i, result) ->
+                        WrongResultException.expect(tree.equals(result), () -> name + ": sent " + tree + ", got " + result));
+            }
+            case "transform": {
+                Order order = Order.sample(ORDER_ITEMS);
+                Order expected = order.transformed();
+                return new SerialKernel<Order>(name, SAME, i -> service.transform(order), (i, result) ->
+                        WrongResultException.expect(expected.equals(result), () -> name + ": expected " + expected
+                                + ", got " + result));
+            }
+            case "callback": {
+                int expected = DoublingCallback.answer(BenchService.CALLBACK_ARGUMENT) + 1;
+                return new SerialKernel<Integer>(name, SAME, i -> service.callback(callback), (i, result) ->
+                        WrongResultException.expect(result == expected, () -> name + ": returned " + result
+                                + ", not " + expected));
+            }
+            case "echo-1mib": {
+                double[] values = new double[MIB_OF_DOUBLES];
+                Arrays.setAll(values, i -> i * 0.5);
+                return new SerialKernel<double[]>(name, BULK, i -> service.echo(values), (i, result) ->
+                        WrongResultException.expect(Arrays.equals(values, result), () -> name
+                                + ": the array came back changed (length " + (result == null ? "null" : result.length) + ")"));
+            }
+            case "star8":
+                return new StarKernel(name, STAR_THREADS, service);
+            default:
+                throw new IllegalArgumentException("no kernel " + name + "; there are " + ALL);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.fastrmi.netpipe.bench.kernels;
+
+import java.rmi.RemoteException;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * A kernel of one thread: each call timed on its own with {@link System#nanoTime()}; the check of its
+ * result comes after the second reading, outside the timed span.
+ */
+public final class SerialKernel<T> implements Kernel {
+
+    /** The call; {@code i} numbers it, for calls that send a different value each time. */
+    @FunctionalInterface
+    public interface Call<T> {
+        T call(int i) throws RemoteException;
+    }
+
+    /** Throws {@link WrongResultException} when call {@code i} returned the wrong {@code result}. */
+    @FunctionalInterface
+    public interface Check<T> {
+        void check(int i, T result);
+    }
+
+    private final String name;
+    private final IntUnaryOperator scale;
+    private final Call<T> call;
+    private final Check<T> check;
+
+    public SerialKernel(String name, IntUnaryOperator scale, Call<T> call, Check<T> check) {
+        this.name = name;
+        this.scale = scale;
+        this.call = call;
+        this.check = check;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int scaled(int n) {
+        return scale.applyAsInt(n);
+    }
+
+    @Override
+    public long[] run(int warmup, int calls) throws RemoteException {
+        for (int i = 0; i < warmup; i++) {
+            check.check(i, call.call(i));
+        }
+        long[] nanos = new long[calls];
+        for (int i = 0; i < calls; i++) {
+            long start = System.nanoTime();
+            T result = call.call(i);
+            nanos[i] = System.nanoTime() - start;
+            check.check(i, result);
+        }
+        return nanos;
+    }
+}
