@@ -59,9 +59,13 @@ final class ItSupport {
     }
 
     static ManagedJvm agentJvm(String name, Jdk jdk, Path config, Class<?> main, String... args) {
-        return JvmLauncher.on(jdk).name(name).agent(agentJar(), "config=" + config)
-                .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class)
+        return underAgent(JvmLauncher.on(jdk).name(name), config).classpathOf(SampleServer.class)
                 .classpathOf(main).main(main).args(args).start();
+    }
+
+    /** {@code jvm} under the agent with {@code config}, the native transports allowed. */
+    static JvmLauncher underAgent(JvmLauncher jvm, Path config) {
+        return jvm.agent(agentJar(), "config=" + config).jvmArgs("--enable-native-access=ALL-UNNAMED");
     }
 
     /** The sample server on {@code jdk} under the agent with {@code config}, started (not yet READY). */
@@ -71,8 +75,7 @@ final class ItSupport {
 
     /** The same, killed after {@code limit} rather than the usual 5 minutes. */
     static ManagedJvm agentSampleServer(Jdk jdk, Path config, Duration limit) {
-        return JvmLauncher.on(jdk).name("server").agent(agentJar(), "config=" + config)
-                .jvmArgs("--enable-native-access=ALL-UNNAMED").classpathOf(SampleServer.class).main(SampleServer.class)
+        return underAgent(JvmLauncher.on(jdk).name("server"), config).classpathOf(SampleServer.class).main(SampleServer.class)
                 .timeLimit(limit).start();
     }
 

@@ -42,10 +42,10 @@ class PidNamespaceIT {
     void aClientInAnotherPidNamespaceRunsOnTcpAndLeavesTheServersFilesAlone(String transport) throws Exception {
         Setup setup = Setup.asRoot("pid-ns-", transport);
         Path namespacedJfr = setup.dir().resolve("namespaced-client.jfr");
-        UnaryOperator<JvmLauncher> withAgent = jvm -> agent(jvm, setup.config());
+        UnaryOperator<JvmLauncher> withAgent = jvm -> ItSupport.underAgent(jvm, setup.config());
         SampleRun run = SampleRun.run(setup.jdk(), setup.jdk(), setup.dir(), withAgent, withAgent, server -> {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm namespaced = agent(JvmLauncher.on(setup.jdk()).name("namespaced-client"), setup.config())
+            try (ManagedJvm namespaced = withAgent.apply(JvmLauncher.on(setup.jdk()).name("namespaced-client"))
                     .wrapper("unshare", "--pid", "--kill-child").jfr(namespacedJfr).classpathOf(SampleClient.class)
                     .main(SampleClient.class).args("127.0.0.1", port).start()) {
                 assertEquals(0, namespaced.awaitExit(Duration.ofMinutes(2)), () -> namespaced.failure("exit code").getMessage());
@@ -101,7 +101,7 @@ class PidNamespaceIT {
 
     /** The sample client in the pid and mount namespaces of the server {@code unshare} started, run to its end. */
     private static void runClientBeside(ManagedJvm unshare, Jdk jdk, Path config, String port, Path jfr) throws Exception {
-        try (ManagedJvm client = agent(JvmLauncher.on(jdk).name("client"), config)
+        try (ManagedJvm client = ItSupport.underAgent(JvmLauncher.on(jdk).name("client"), config)
                 .wrapper("nsenter", "--target", Long.toString(namespacedJava(unshare)), "--pid", "--mount")
                 .jfr(jfr).classpathOf(SampleClient.class).main(SampleClient.class).args("127.0.0.1", port).start()) {
             assertEquals(0, client.awaitExit(Duration.ofMinutes(2)), () -> client.failure("exit code").getMessage());
@@ -118,13 +118,10 @@ class PidNamespaceIT {
         }
     }
 
-    private static JvmLauncher agent(JvmLauncher jvm, Path config) {
-        return jvm.agent(ItSupport.agentJar(), "config=" + config).jvmArgs("--enable-native-access=ALL-UNNAMED");
-    }
-
     /** The sample server as pid 1 of a fresh pid namespace with its own /proc, as in a container. */
     private static ManagedJvm containerServer(Jdk jdk, Path config, String name) {
-        return agent(JvmLauncher.on(jdk).name(name), config).wrapper("unshare", "--pid", "--mount-proc", "--kill-child")
+        return ItSupport.underAgent(JvmLauncher.on(jdk).name(name), config)
+                .wrapper("unshare", "--pid", "--mount-proc", "--kill-child")
                 .classpathOf(SampleServer.class).main(SampleServer.class).timeLimit(Duration.ofMinutes(3)).start();
     }
 

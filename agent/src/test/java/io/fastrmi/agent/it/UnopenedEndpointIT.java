@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
@@ -33,11 +34,12 @@ class UnopenedEndpointIT {
         Path dir = ItSupport.directory("unopened-" + transport);
         Path config = ItSupport.transportConfig(dir, transport);
         Jdk jdk = Jdk.of(25);
-        SampleRun run = SampleRun.run(jdk, jdk, dir, jvm -> agent(jvm, config), jvm -> agent(jvm, config), server -> {
+        UnaryOperator<JvmLauncher> withAgent = jvm -> ItSupport.underAgent(jvm, config);
+        SampleRun run = SampleRun.run(jdk, jdk, dir, withAgent, withAgent, server -> {
             try {
                 String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
                 // A first client opens the server's contexts, the spare the next client gets included.
-                try (ManagedJvm first = agent(JvmLauncher.on(jdk).name("first-client"), config)
+                try (ManagedJvm first = ItSupport.underAgent(JvmLauncher.on(jdk).name("first-client"), config)
                         .classpathOf(SampleClient.class).main(SampleClient.class).args("127.0.0.1", port).start()) {
                     assertEquals(0, first.awaitExit(Duration.ofMinutes(2)), () -> first.failure("exit code").getMessage());
                 }
@@ -66,10 +68,6 @@ class UnopenedEndpointIT {
         }
         assertTrue(run.clientOutput().stream().anyMatch(l -> l.contains("connecting again over tcp")),
                 () -> String.join("\n", run.clientOutput()));
-    }
-
-    private static JvmLauncher agent(JvmLauncher jvm, Path config) {
-        return jvm.agent(ItSupport.agentJar(), "config=" + config).jvmArgs("--enable-native-access=ALL-UNNAMED");
     }
 
     /** Removes process {@code pid}'s files and pipes from the user's folders under /dev/shm; the paths removed. */

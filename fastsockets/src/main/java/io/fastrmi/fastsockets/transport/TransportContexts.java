@@ -124,16 +124,10 @@ final class TransportContexts {
                         + " context each; further peers get tcp until some leave");
                 return null;
             }
-            NativeTransport context = current;
+            NativeTransport context = current != null ? current : openedOrSaid("a " + name + " context for a new peer");
             current = null;
             if (context == null) {
-                try {
-                    context = opened();
-                } catch (IOException e) {
-                    FastRmiLog.once("reopen:" + name, "FastRMI: cannot open a " + name + " context for a new peer: "
-                            + e.getMessage());
-                    return null;
-                }
+                return null;
             }
             own = new PeerContext(context);
             peerContexts.put(peer, own);
@@ -176,11 +170,8 @@ final class TransportContexts {
         closeDrained();
         if (current == null) {
             // The last one was spent and closed: a fresh one for the first new peer.
-            try {
-                current = opened();
-            } catch (IOException e) {
-                FastRmiLog.once("reopen:" + name, "FastRMI: cannot open a fresh " + name + " context for new peers: "
-                        + e.getMessage());
+            current = openedOrSaid("a fresh " + name + " context for new peers");
+            if (current == null) {
                 return null;
             }
         } else if (nearlyFull(current) || spent(current)) {
@@ -201,6 +192,16 @@ final class TransportContexts {
         }
         currentNamedNanos = nanoClock.getAsLong();
         return current;
+    }
+
+    /** A fresh context, or null when none opens ({@code what} it was for said once). */
+    private NativeTransport openedOrSaid(String what) {
+        try {
+            return opened();
+        } catch (IOException e) {
+            FastRmiLog.once("reopen:" + name, "FastRMI: cannot open " + what + ": " + e.getMessage());
+            return null;
+        }
     }
 
     private NativeTransport opened() throws IOException {
