@@ -48,6 +48,10 @@ LEAN_JMH_ARGS ?=
 LEAN_BENCH_CP = lean-bench/target/classes:$$(cat lean-bench/target/classpath.txt)
 # The lean format's module flags: io.fastrmi.optrmi.lean.LeanModuleAccess (LeanModuleAccessTest pins this copy).
 LEAN_BENCH_OPENS := --add-opens java.base/java.io=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+# The lean codec runs through the streams RMI gets, under the agent: io.fastrmi.agent.lean.RmiLeanStreams.JVM_ARGS
+# (RmiLeanStreamsTest pins this copy).
+LEAN_BENCH_RMI_OPENS := --add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED
+LEAN_BENCH_JVM = $(LEAN_BENCH_OPENS) $(LEAN_BENCH_RMI_OPENS) -javaagent:$(AGENT_JAR)
 LEAN_FUZZ_SEED ?= $(shell date +%s)
 CHURN_CLIENTS ?= 1000
 BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
@@ -96,8 +100,8 @@ test-java: check-jdk native
 	$(MVN) $(MVN_PROPS) install
 
 bench-lean: java
-	$(BUILD_JDK)/bin/java $(LEAN_BENCH_OPENS) -cp "$(LEAN_BENCH_CP)" io.fastrmi.leanbench.LeanCodecSizes
-	$(BUILD_JDK)/bin/java -cp "$(LEAN_BENCH_CP)" org.openjdk.jmh.Main LeanCodecBench $(LEAN_JMH_ARGS)
+	$(BUILD_JDK)/bin/java $(LEAN_BENCH_JVM) -cp "$(LEAN_BENCH_CP)" io.fastrmi.leanbench.LeanCodecSizes
+	$(BUILD_JDK)/bin/java -cp "$(LEAN_BENCH_CP)" org.openjdk.jmh.Main LeanCodecBench -jvmArgsAppend "$(LEAN_BENCH_JVM)" $(LEAN_JMH_ARGS)
 	$(BUILD_JDK)/bin/java -cp "$(LEAN_BENCH_CP)" org.openjdk.jmh.Main StreamCopyFloor
 
 fuzz-lean: check-jdk

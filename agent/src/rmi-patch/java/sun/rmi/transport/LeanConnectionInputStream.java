@@ -1,6 +1,7 @@
 package sun.rmi.transport;
 
 import io.fastrmi.optrmi.lean.LeanObjectInput;
+import io.fastrmi.optrmi.lean.LeanDataInput;
 import io.fastrmi.optrmi.lean.LeanReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -25,12 +26,14 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
         (byte) (ObjectStreamConstants.STREAM_VERSION >>> 8), (byte) ObjectStreamConstants.STREAM_VERSION};
 
     private final LeanReader reader;
+    private final LeanDataInput data;
     private final Consumer<Object> resetPerCall;
 
     /** {@code resetPerCall} gives this stream the state a new one would have (its serial filter, its DGC ack flag). */
     LeanConnectionInputStream(LeanReader reader, Consumer<Object> resetPerCall) throws IOException {
         super(new ByteArrayInputStream(STREAM_HEADER));
         this.reader = reader;
+        this.data = reader.data();
         this.resetPerCall = resetPerCall;
     }
 
@@ -83,17 +86,17 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public int read() throws IOException {
-        return reader.read();
+        return data.read();
     }
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
-        return reader.read(buf, off, len);
+        return data.read(buf, off, len);
     }
 
     @Override
     public int available() {
-        return reader.available();
+        return data.available();
     }
 
     /** RMI never closes a call's stream; the connection is RMI's to close. */
@@ -104,67 +107,67 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public boolean readBoolean() throws IOException {
-        return reader.readBoolean();
+        return data.readBoolean();
     }
 
     @Override
     public byte readByte() throws IOException {
-        return (byte) reader.readByte();
+        return (byte) data.readByte();
     }
 
     @Override
     public int readUnsignedByte() throws IOException {
-        return reader.readUnsignedByte();
+        return data.readUnsignedByte();
     }
 
     @Override
     public char readChar() throws IOException {
-        return reader.readChar();
+        return data.readChar();
     }
 
     @Override
     public short readShort() throws IOException {
-        return reader.readShort();
+        return data.readShort();
     }
 
     @Override
     public int readUnsignedShort() throws IOException {
-        return reader.readUnsignedShort();
+        return data.readUnsignedShort();
     }
 
     @Override
     public int readInt() throws IOException {
-        return reader.readInt();
+        return data.readInt();
     }
 
     @Override
     public long readLong() throws IOException {
-        return reader.readLong();
+        return data.readLong();
     }
 
     @Override
     public float readFloat() throws IOException {
-        return reader.readFloat();
+        return data.readFloat();
     }
 
     @Override
     public double readDouble() throws IOException {
-        return reader.readDouble();
+        return data.readDouble();
     }
 
     @Override
     public void readFully(byte[] buf) throws IOException {
-        reader.readFully(buf, 0, buf.length);
+        data.readFully(buf, 0, buf.length);
     }
 
     @Override
     public void readFully(byte[] buf, int off, int len) throws IOException {
-        reader.readFully(buf, off, len);
+        data.readFully(buf, off, len);
     }
 
     @Override
     public int skipBytes(int len) throws IOException {
-        return (int) reader.skip(len);
+        return (int) data.skip(len);
     }
 
     @Override
@@ -175,6 +178,6 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
 
     @Override
     public String readUTF() throws IOException {
-        return reader.readUTF();
+        return data.readUTF();
     }
 }

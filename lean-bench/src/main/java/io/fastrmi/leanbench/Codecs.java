@@ -4,19 +4,13 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
-import io.fastrmi.optrmi.lean.ClassLoaderResolver;
+import io.fastrmi.agent.lean.RmiLeanStreams;
 import io.fastrmi.optrmi.lean.Corpus;
-import io.fastrmi.optrmi.lean.LeanObjectInputStream;
-import io.fastrmi.optrmi.lean.LeanObjectOutputStream;
-import io.fastrmi.optrmi.lean.LeanReader;
-import io.fastrmi.optrmi.lean.LeanWriter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -26,7 +20,8 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 
 /**
  * The serializers compared, each as a call on one connection sees it: write an object, read it
- * back, repeatedly. The lean format keeps its writer and reader (their class tables) across calls;
+ * back, repeatedly. The lean format keeps its writer and reader (their class tables) across calls,
+ * through the streams RMI gets (the JVM runs under the agent: the Makefile's LEAN_BENCH_JVM);
  * JDK serialization makes new streams per call, as RMI does; Kryo and Fory keep their instances.
  */
 final class Codecs {
@@ -60,73 +55,25 @@ final class Codecs {
         };
     }
 
-    /** Bytes written, then read by the other end, in one reused buffer. */
-    static final class Loopback {
-        byte[] buf = new byte[1 << 16];
-        int writePos;
-        int readPos;
-
-        final OutputStream out = new OutputStream() {
-            @Override
-            public void write(int b) {
-                ensure(1);
-                buf[writePos++] = (byte) b;
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                ensure(len);
-                System.arraycopy(b, off, buf, writePos, len);
-                writePos += len;
-            }
-        };
-
-        final InputStream in = new InputStream() {
-            @Override
-            public int read() {
-                return readPos < writePos ? buf[readPos++] & 0xFF : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (readPos >= writePos) {
-                    return -1;
-                }
-                int n = Math.min(len, writePos - readPos);
-                System.arraycopy(buf, readPos, b, off, n);
-                readPos += n;
-                return n;
-            }
-        };
-
-        void ensure(int n) {
-            if (writePos + n > buf.length) {
-                buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, writePos + n));
-            }
-        }
-
-        void clear() {
-            writePos = 0;
-            readPos = 0;
-        }
-    }
-
+    /** The lean format through the streams RMI itself gets on a lean connection (so under the agent). */
     static final class Lean implements Codec {
-        final Loopback wire = new Loopback();
-        final LeanWriter writer = new LeanWriter(wire.out, null);
-        final LeanReader reader = new LeanReader(wire.in, new ClassLoaderResolver(Codecs.class.getClassLoader()));
+        final RmiLeanStreams streams;
         Object last;
+
+        Lean() {
+            try {
+                streams = new RmiLeanStreams();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
 
         @Override
         public int roundTrip(Object obj) throws Exception {
-            wire.clear();
-            LeanObjectOutputStream out = new LeanObjectOutputStream(writer);
-            out.writeObject(obj);
-            out.endMessage();
-            int bytes = wire.writePos;
-            LeanObjectInputStream in = new LeanObjectInputStream(reader);
-            last = in.readObject();
-            in.endMessage();
+            streams.beginOutput().writeObject(obj);
+            int bytes = streams.endOutput();
+            last = streams.beginInput().readObject();
+            streams.endInput();
             return bytes;
         }
 

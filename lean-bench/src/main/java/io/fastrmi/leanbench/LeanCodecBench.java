@@ -1,6 +1,5 @@
 package io.fastrmi.leanbench;
 
-import io.fastrmi.optrmi.lean.LeanModuleAccess;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -21,9 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-// What the agent grants the lean classes, so does the benchmark's JVM (LeanModuleAccess).
-@Fork(value = 1, jvmArgsAppend = {LeanModuleAccess.OPENS_FLAG, LeanModuleAccess.OPENS_VALUE,
-        LeanModuleAccess.EXPORTS_FLAG, LeanModuleAccess.EXPORTS_VALUE})
+// The fork runs under the agent, with the flags of the Makefile's LEAN_BENCH_JVM (make bench-lean passes them).
+@Fork(1)
 public class LeanCodecBench {
 
     @Param({"int32", "int4null2", "tree15", "float50", "float5000", "order3k"})

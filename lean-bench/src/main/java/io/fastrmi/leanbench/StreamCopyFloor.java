@@ -1,5 +1,6 @@
 package io.fastrmi.leanbench;
 
+import io.fastrmi.agent.lean.MemoryWire;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,7 @@ public class StreamCopyFloor {
     @Param({"50", "5000"})
     public int floats;
 
-    private final Codecs.Loopback wire = new Codecs.Loopback();
+    private final MemoryWire wire = new MemoryWire();
     private float[] value;
     private byte[] writerBytes;
     private byte[] readerBytes;

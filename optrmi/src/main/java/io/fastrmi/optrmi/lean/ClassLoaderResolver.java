@@ -8,7 +8,7 @@ import java.util.Map;
  * Resolves a peer's class names in one class loader (the shared classpath of a lean connection),
  * as {@code ObjectInputStream.resolveClass} does: the class is loaded, never initialized.
  */
-public final class ClassLoaderResolver implements LeanReader.Resolver {
+public final class ClassLoaderResolver implements ClassResolver {
 
     private static final Map<String, Class<?>> PRIMITIVES = Map.of(
             "boolean", boolean.class, "byte", byte.class, "char", char.class, "short", short.class,

@@ -31,10 +31,10 @@ final class ClassTable {
         }
     }
 
-    private final LeanReader.Resolver resolver;
+    private final ClassResolver resolver;
     private final List<Entry> classes = new ArrayList<>();
 
-    ClassTable(LeanReader.Resolver resolver) {
+    ClassTable(ClassResolver resolver) {
         this.resolver = resolver;
     }
 

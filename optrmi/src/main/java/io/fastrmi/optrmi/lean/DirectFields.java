@@ -214,4 +214,25 @@ final class DirectFields {
         }
         return new IllegalStateException("FastRMI: direct field access failed: " + t, t);
     }
+
+    /** Every value is checked against its field's type before any is set, as the JDK's field reflector does. */
+    static void putCheckedReferences(Object obj, LeanClass.Slot slot, long[] offsets, Object[] values) {
+        int count = slot.objectTypes.length;
+        for (int i = 0; i < count; i++) {
+            checkReference(slot, i, values[i]);
+        }
+        int prims = slot.primCodes.length;
+        for (int i = 0; i < count; i++) {
+            putReference(obj, offsets[prims + i], values[i]);
+        }
+    }
+
+    /** Throws the JDK's ClassCastException when {@code value} cannot be the {@code i}th object field's. */
+    static void checkReference(LeanClass.Slot slot, int i, Object value) {
+        if (value != null && !slot.objectTypes[i].isInstance(value)) {
+            ObjectStreamField field = slot.fields[slot.primCodes.length + i];
+            throw new ClassCastException("cannot assign instance of " + value.getClass().getName() + " to field "
+                    + slot.desc.getName() + "." + field.getName() + " of type " + slot.objectTypes[i].getName());
+        }
+    }
 }

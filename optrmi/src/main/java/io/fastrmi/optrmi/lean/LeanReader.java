@@ -22,58 +22,37 @@ import java.lang.invoke.MethodHandle;
  */
 public final class LeanReader {
 
-    /**
-     * How a class name from the peer becomes a local class (RMI: its loader rules). A resolution
-     * is kept for the connection while {@link #context()} stays the same object (the class loader
-     * in effect); under another, the name is resolved and checked again.
-     */
-    public interface Resolver {
-        Class<?> resolve(String name, String annotation) throws ClassNotFoundException;
-
-        Class<?> resolveProxy(String[] interfaces, String annotation) throws ClassNotFoundException;
-
-        Object context();
-
-        /** Whether the JDK's stream for this resolver reads a codebase annotation object with each class (RMI's does). */
-        default boolean readsAnnotations() {
-            return false;
-        }
-    }
-
-    private static final Object UNSHARED = new Object();
-    private static final Object SKIPPED = new Object();
-    private static final int KEPT_HANDLES = 4096;
-
     private final InBuffer in;
     /** What the JDK would count reading the same objects: what the serial filter is told. */
     private final JdkFilterModel jdk;
     /** The peer's classes, by the ids it sent them with. */
     private final ClassTable classes;
-    private Object[] handles = new Object[64];
-    private int handleCount;
+    private final ReadHandles handles = new ReadHandles();
+    /** Primitives and bytes a class's hook reads; the custom data of the hooks now running. */
+    private final LeanDataInput dataInput;
     private ObjectInputStream facade;
-    private byte[] primScratch = new byte[64];
-    /** Fields are set straight from the buffer where {@link DirectFields} can (false: tests of the other way). */
-    boolean directFields = true;
-    private final ObjectScratch scratch = new ObjectScratch();
+    /** A class's default data into an object. */
+    final FieldReader fields;
     private int depth;
     private Object currentObject;
     private LeanClass.Slot currentSlot;
     private boolean currentSlotRead;
     /** Validations registered during the outermost readObject, run when it ends (null: none). */
     private Validations validations;
-    /** The custom data a class's hook reads now (the JDK's block-data mode), or null. */
-    private CustomData custom;
-    /** Custom data contexts by nesting level, reused. */
-    private CustomData[] customLevels = new CustomData[4];
-    private int customLevel;
     private String broken;
     private String messageFailed;
 
-    public LeanReader(InputStream source, Resolver resolver) {
+    public LeanReader(InputStream source, ClassResolver resolver) {
         this.classes = new ClassTable(resolver);
         this.in = new InBuffer(source, classes::readDescriptors);
         this.jdk = new JdkFilterModel(resolver.readsAnnotations());
+        this.dataInput = new LeanDataInput(this, in, jdk);
+        this.fields = new FieldReader(in, jdk, this::readValue);
+    }
+
+    /** What a class's readObject or readExternal reads besides objects, through this reader. */
+    public LeanDataInput data() {
+        return dataInput;
     }
 
     /** Starts reading a message; a message begun before and not ended is skipped first. */
@@ -105,15 +84,10 @@ public final class LeanReader {
             throw e;
         } finally {
             messageFailed = null;
-            java.util.Arrays.fill(handles, 0, handleCount, null);
-            if (handles.length > KEPT_HANDLES) {
-                handles = new Object[64];
-            }
-            handleCount = 0;
+            handles.clear();
             facade = null;
             validations = null;
-            custom = null;
-            customLevel = 0;
+            dataInput.reset();
         }
     }
 
@@ -133,12 +107,12 @@ public final class LeanReader {
     public Object readObject(boolean unshared, Class<?> type) throws IOException, ClassNotFoundException {
         checkUsable();
         boolean outermost = depth == 0;
-        CustomData hooked = custom;
+        CustomData hooked = dataInput.current();
         if (hooked != null) {
             objectInCustomData(hooked);
         }
         try {
-            custom = null;
+            dataInput.setCurrent(null);
             Object obj;
             if (type == String.class) {
                 obj = readString(unshared);
@@ -164,7 +138,7 @@ public final class LeanReader {
             fail(e);
             throw e;
         } finally {
-            custom = hooked;
+            dataInput.setCurrent(hooked);
             if (outermost) {
                 validations = null;
             }
@@ -183,150 +157,19 @@ public final class LeanReader {
         }
     }
 
-    public int readByte() throws IOException {
-        checkUsable();
-        takeBlockData(1);
-        int v = in.readByte();
-        jdk.blockData(1);
-        return v;
-    }
-
-    public int readUnsignedByte() throws IOException {
-        checkUsable();
-        takeBlockData(1);
-        int v = in.readUnsignedByte();
-        jdk.blockData(1);
-        return v;
-    }
-
-    public short readShort() throws IOException {
-        checkUsable();
-        takeBlockData(2);
-        short v = in.readShort();
-        jdk.blockData(2);
-        return v;
-    }
-
-    public int readInt() throws IOException {
-        checkUsable();
-        takeBlockData(4);
-        int v = in.readInt();
-        jdk.blockData(4);
-        return v;
-    }
-
-    public long readLong() throws IOException {
-        checkUsable();
-        takeBlockData(8);
-        long v = in.readLong();
-        jdk.blockData(8);
-        return v;
-    }
-
-    public void readFully(byte[] b, int off, int len) throws IOException {
-        checkUsable();
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
-        if (len > 0) {
-            takeBlockData(len);
-        }
-        in.readFully(b, off, len);
-        jdk.blockData(len);
-    }
-
-    public int read(byte[] b, int off, int len) throws IOException {
-        checkUsable();
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
-        if (custom != null && len > 0) {
-            len = (int) custom.available(len);
-            if (len == 0) {
-                return -1; // as the JDK's block-data mode at an object or the end of the data
-            }
-        }
-        int n = in.read(b, off, len);
-        jdk.blockData(Math.max(n, 0));
-        return n;
-    }
-
-    public long skip(long n) throws IOException {
-        checkUsable();
-        if (custom != null) {
-            n = custom.available(n);
-        }
-        long skipped = in.skip(n);
-        jdk.blockData(skipped);
-        return skipped;
-    }
-
-    public int available() {
-        if (broken != null) {
-            return 0;
-        }
-        return custom != null ? (int) Math.min(custom.blockLeft(), in.available()) : in.available();
-    }
-
-    public boolean readBoolean() throws IOException {
-        return readByte() != 0;
-    }
-
-    public char readChar() throws IOException {
-        return (char) readShort();
-    }
-
-    public int readUnsignedShort() throws IOException {
-        return readShort() & 0xFFFF;
-    }
-
-    public float readFloat() throws IOException {
-        return Float.intBitsToFloat(readInt());
-    }
-
-    public double readDouble() throws IOException {
-        return Double.longBitsToDouble(readLong());
-    }
-
-    /** One byte, or -1 at the end of the data. */
-    public int read() throws IOException {
-        checkUsable();
-        if (custom != null && custom.available(1) == 0) {
-            return -1;
-        }
-        int v = in.read();
-        jdk.blockData(v < 0 ? 0 : 1);
-        return v;
-    }
-
-    public String readUTF() throws IOException {
-        checkUsable();
-        String s;
-        if (custom != null) {
-            takeBlockData(1);
-            long outer = in.limit();
-            in.setLimit(in.position() + custom.blockLeft()); // a string within its block
-            try {
-                s = in.readString(Integer.MAX_VALUE);
-            } finally {
-                in.setLimit(outer);
-            }
-        } else {
-            s = in.readString(Integer.MAX_VALUE);
-        }
-        jdk.blockData(2 + JdkDescriptor.utfLength(s));
-        return s;
-    }
-
     /** {@code defaultReadObject()}: the fields of the class whose readObject runs. */
     public void defaultReadObject() throws IOException, ClassNotFoundException {
         if (currentSlot == null || currentSlotRead) {
             throw new NotActiveException("not in call to readObject");
         }
         currentSlotRead = true;
-        CustomData hooked = custom;
+        CustomData hooked = dataInput.current();
         hooked.beforeDefaultFields();
-        custom = null;
+        dataInput.setCurrent(null);
         try {
             readFields(currentObject, currentSlot);
         } finally {
-            custom = hooked;
+            dataInput.setCurrent(hooked);
         }
     }
 
@@ -335,9 +178,9 @@ public final class LeanReader {
             throw new NotActiveException("not in call to readObject");
         }
         currentSlotRead = true;
-        CustomData hooked = custom;
+        CustomData hooked = dataInput.current();
         hooked.beforeDefaultFields();
-        custom = null;
+        dataInput.setCurrent(null);
         try {
             LeanGetField fields = new LeanGetField(currentSlot);
             in.readPrimFields(currentSlot, fields.prims);
@@ -349,7 +192,7 @@ public final class LeanReader {
             }
             return fields;
         } finally {
-            custom = hooked;
+            dataInput.setCurrent(hooked);
         }
     }
 
@@ -382,10 +225,10 @@ public final class LeanReader {
             case LeanFormat.NULL:
                 return null;
             case LeanFormat.STRING: {
-                int handle = reserve(unshared);
+                int handle = handles.reserve(unshared);
                 String s = in.readString(Integer.MAX_VALUE);
                 jdk.string(s);
-                return finish(handle, s, unshared);
+                return handles.finish(handle, s, unshared);
             }
             case LeanFormat.REF: {
                 Object obj = readRef(unshared);
@@ -433,16 +276,16 @@ public final class LeanReader {
             case LeanFormat.REF:
                 return readRef(unshared);
             case LeanFormat.STRING: {
-                int handle = reserve(unshared);
+                int handle = handles.reserve(unshared);
                 String s = in.readString(Integer.MAX_VALUE);
                 jdk.string(s);
-                return finish(handle, s, unshared);
+                return handles.finish(handle, s, unshared);
             }
             case LeanFormat.CLASS: {
                 ClassTable.Entry entry = readClass();
-                int handle = reserve(unshared);
+                int handle = handles.reserve(unshared);
                 LeanClass lean = ClassTable.usable(entry);
-                return finish(handle, lean.type, unshared);
+                return handles.finish(handle, lean.type, unshared);
             }
             case LeanFormat.OBJECT:
                 return readInstance(readClass(), unshared, blockMode);
@@ -452,20 +295,7 @@ public final class LeanReader {
     }
 
     private Object readRef(boolean unshared) throws IOException {
-        int handle = in.readVarint();
-        if (handle >= handleCount) {
-            throw new StreamCorruptedException("lean stream: a reference to object " + handle + " of " + handleCount);
-        }
-        if (unshared) {
-            throw new InvalidObjectException("cannot read back reference as unshared");
-        }
-        Object obj = handles[handle];
-        if (obj == UNSHARED) {
-            throw new InvalidObjectException("cannot read back reference to unshared object");
-        }
-        if (obj == SKIPPED) {
-            throw new StreamCorruptedException("lean stream: a reference to an object its reader skipped");
-        }
+        Object obj = handles.referenced(in.readVarint(), unshared);
         jdk.backReference();
         return obj;
     }
@@ -476,7 +306,7 @@ public final class LeanReader {
             case LeanFormat.KIND_ARRAY:
                 return readArray(lean, unshared);
             case LeanFormat.KIND_ENUM: {
-                int handle = reserve(unshared);
+                int handle = handles.reserve(unshared);
                 int ordinal = in.readVarint();
                 if (ordinal >= lean.enumConstants.length) {
                     throw new StreamCorruptedException("lean stream: constant " + ordinal + " of " + lean.type.getName()
@@ -484,7 +314,7 @@ public final class LeanReader {
                 }
                 Object constant = lean.enumConstants[ordinal];
                 jdk.enumName(((Enum<?>) constant).name());
-                return finish(handle, constant, unshared);
+                return handles.finish(handle, constant, unshared);
             }
             case LeanFormat.KIND_SERIAL:
             case LeanFormat.KIND_PROXY:
@@ -502,23 +332,23 @@ public final class LeanReader {
     private Object readArray(LeanClass lean, boolean unshared) throws IOException, ClassNotFoundException {
         int length = in.readVarint();
         jdk.arrayLength(lean.type, length);
-        int handle = reserve(unshared);
+        int handle = handles.reserve(unshared);
         Class<?> component = lean.component;
         if (component.isPrimitive()) {
             Object array = in.readPrimitiveArray(component, length);
             jdk.rawData((long) length * PrimitiveArrays.elementSize(component));
-            return finish(handle, array, unshared);
+            return handles.finish(handle, array, unshared);
         }
         // Up to a million elements the array is made at once (its handle must name it while its
         // elements are read); a longer one grows as elements arrive, so a length alone never sizes memory.
         Object[] array = (Object[]) java.lang.reflect.Array.newInstance(component, Math.min(length, 1 << 20));
-        finish(handle, array, unshared);
+        handles.finish(handle, array, unshared);
         for (int i = 0; i < length; i++) {
             if (i == array.length) {
                 Object[] bigger = (Object[]) java.lang.reflect.Array.newInstance(component, (int) Math.min(length, 2L * array.length));
                 System.arraycopy(array, 0, bigger, 0, i);
                 array = bigger;
-                finish(handle, array, unshared);
+                handles.finish(handle, array, unshared);
             }
             Object element = readValue(false);
             if (element != null && !component.isInstance(element)) {
@@ -526,22 +356,22 @@ public final class LeanReader {
             }
             array[i] = element;
         }
-        return finish(handle, array, unshared);
+        return handles.finish(handle, array, unshared);
     }
 
     private Object readSerial(ClassTable.Entry entry, LeanClass lean, boolean unshared, boolean blockMode)
             throws IOException, ClassNotFoundException {
         lean.checkDeserialize();
         Object obj = lean.newInstance();
-        int handle = reserve(unshared);
-        finish(handle, obj, unshared);
+        int handle = handles.reserve(unshared);
+        handles.finish(handle, obj, unshared);
         LeanClass.Slot[] slots = lean.slots;
         for (int i = 0; i < slots.length; i++) {
             LeanClass.Slot slot = slots[i];
             boolean written = entry.sent.slotWriteObject[i];
-            Segment segment = written ? openSegment("a writeObject", slot.desc.getName()) : null;
+            Segment segment = written ? Segment.open(in, handles, "a writeObject", slot.desc.getName()) : null;
             if (slot.readObject) {
-                CustomData data = enterCustomData(slot, slot.desc.getName() + ".readObject", written);
+                CustomData data = dataInput.enter(slot, slot.desc.getName() + ".readObject", written);
                 Object savedObject = currentObject;
                 LeanClass.Slot savedSlot = currentSlot;
                 boolean savedRead = currentSlotRead;
@@ -564,16 +394,16 @@ public final class LeanReader {
                     currentObject = savedObject;
                     currentSlot = savedSlot;
                     currentSlotRead = savedRead;
-                    leaveCustomData();
+                    dataInput.leave();
                 }
                 skipUnread(data, defaultsRead);
             } else if (written) {
                 // The JDK reads the default fields, then skips what the writeObject wrote after them.
-                CustomData data = enterCustomData(slot, slot.desc.getName() + " (no readObject here)", true);
+                CustomData data = dataInput.enter(slot, slot.desc.getName() + " (no readObject here)", true);
                 try {
                     data.beforeDefaultFields();
                 } finally {
-                    leaveCustomData();
+                    dataInput.leave();
                 }
                 readFields(obj, slot);
                 skipUnread(data, true);
@@ -581,7 +411,7 @@ public final class LeanReader {
                 readFields(obj, slot);
             }
             if (segment != null) {
-                endSegment(segment);
+                segment.end(in, jdk, handles);
             }
         }
         return resolve(lean, handle, obj, unshared);
@@ -595,7 +425,7 @@ public final class LeanReader {
         Object[] objects = new Object[slot.objectFields];
         ObjectStreamField[] fields = slot.fields;
         int first = fields.length - objects.length;
-        int handle = reserve(unshared);
+        int handle = handles.reserve(unshared);
         depth++;
         try {
             for (int i = 0; i < objects.length; i++) {
@@ -617,17 +447,17 @@ public final class LeanReader {
             e.initCause(t);
             throw e;
         }
-        finish(handle, record, unshared);
+        handles.finish(handle, record, unshared);
         return resolve(lean, handle, record, unshared);
     }
 
     private Object readExternal(LeanClass lean, boolean unshared, boolean blockMode) throws IOException, ClassNotFoundException {
         lean.checkDeserialize();
         Object obj = lean.newInstance();
-        int handle = reserve(unshared);
-        finish(handle, obj, unshared);
-        Segment segment = openSegment("an Externalizable", lean.type.getName());
-        CustomData data = enterCustomData(null, lean.type.getName() + ".readExternal", true);
+        int handle = handles.reserve(unshared);
+        handles.finish(handle, obj, unshared);
+        Segment segment = Segment.open(in, handles, "an Externalizable", lean.type.getName());
+        CustomData data = dataInput.enter(null, lean.type.getName() + ".readExternal", true);
         Object savedObject = currentObject;
         LeanClass.Slot savedSlot = currentSlot;
         currentObject = null;
@@ -645,37 +475,11 @@ public final class LeanReader {
             depth--;
             currentObject = savedObject;
             currentSlot = savedSlot;
-            leaveCustomData();
+            dataInput.leave();
         }
         skipUnread(data, true);
-        endSegment(segment);
+        segment.end(in, jdk, handles);
         return resolve(lean, handle, obj, unshared);
-    }
-
-    /** A hook's custom data becomes the current one (the reader's context for its primitive reads and objects). */
-    private CustomData enterCustomData(LeanClass.Slot slot, String owner, boolean written) {
-        if (customLevel == customLevels.length) {
-            customLevels = java.util.Arrays.copyOf(customLevels, 2 * customLevels.length);
-        }
-        CustomData data = customLevels[customLevel];
-        if (data == null) {
-            data = customLevels[customLevel] = new CustomData(in, jdk);
-        }
-        customLevel++;
-        custom = data.start(slot, owner, written);
-        return data;
-    }
-
-    private void leaveCustomData() {
-        customLevel--;
-        custom = customLevel == 0 ? null : customLevels[customLevel - 1];
-    }
-
-    /** Before {@code n} bytes of primitive data are read: in a hook's custom data they must be in a block. */
-    private void takeBlockData(long n) throws IOException {
-        if (custom != null) {
-            custom.take(n);
-        }
     }
 
     /**
@@ -722,96 +526,11 @@ public final class LeanReader {
 
     /** A class's default data into obj: primitive fields, then object fields (their types checked). */
     private void readFields(Object obj, LeanClass.Slot slot) throws IOException, ClassNotFoundException {
-        jdk.rawData(slot.primDataSize);
-        long[] offsets = directFields ? slot.offsets : null;
-        int primSize = slot.primDataSize;
-        if (offsets != null) {
-            char[] codes = slot.primCodes;
-            for (int i = 0; i < codes.length; i++) {
-                DirectFields.putPrim(obj, codes[i], offsets[i], in.readPrimValue(codes[i]));
-            }
-        } else if (primSize > 0) {
-            if (primScratch.length < primSize) {
-                primScratch = new byte[Math.max(primSize, 2 * primScratch.length)];
-            }
-            in.readPrimFields(slot, primScratch);
-            JdkSerialClasses.setPrimValues(slot.desc, obj, primScratch);
-        }
-        int count = slot.objectFields;
-        if (count == 0) {
-            return;
-        }
         depth++;
         try {
-            if (offsets != null && count <= LeanWriter.FEW_FIELDS) {
-                readFewObjectFields(obj, slot, offsets, count);
-                return;
-            }
-            Object[] values = scratch.at(depth - 1, count);
-            boolean[] unshared = slot.objectUnshared;
-            try {
-                for (int i = 0; i < count; i++) {
-                    values[i] = readValue(unshared[i]);
-                }
-                if (offsets != null) {
-                    setObjectsDirectly(obj, slot, offsets, values);
-                } else {
-                    JdkSerialClasses.setObjValues(slot.desc, obj, values);
-                }
-            } finally {
-                java.util.Arrays.fill(values, 0, count, null);
-            }
+            fields.read(obj, slot, depth - 1);
         } finally {
             depth--;
-        }
-    }
-
-    /**
-     * Up to {@link LeanWriter#FEW_FIELDS} object fields, read into locals rather than the scratch (a
-     * store into a long-lived array costs a GC write barrier per value); set as the others are.
-     */
-    private void readFewObjectFields(Object obj, LeanClass.Slot slot, long[] offsets, int count)
-            throws IOException, ClassNotFoundException {
-        boolean[] unshared = slot.objectUnshared;
-        Object v0 = readValue(unshared[0]);
-        Object v1 = count > 1 ? readValue(unshared[1]) : null;
-        Object v2 = count > 2 ? readValue(unshared[2]) : null;
-        Object v3 = count > 3 ? readValue(unshared[3]) : null;
-        checkFieldValue(slot, 0, v0); // the values past count are null, and pass
-        checkFieldValue(slot, 1, v1);
-        checkFieldValue(slot, 2, v2);
-        checkFieldValue(slot, 3, v3);
-        int first = slot.primCodes.length;
-        DirectFields.putReference(obj, offsets[first], v0);
-        if (count > 1) {
-            DirectFields.putReference(obj, offsets[first + 1], v1);
-        }
-        if (count > 2) {
-            DirectFields.putReference(obj, offsets[first + 2], v2);
-        }
-        if (count > 3) {
-            DirectFields.putReference(obj, offsets[first + 3], v3);
-        }
-    }
-
-    /** Every value is checked against its field's type before any is set, as the JDK's field reflector does. */
-    static void setObjectsDirectly(Object obj, LeanClass.Slot slot, long[] offsets, Object[] values) {
-        int count = slot.objectTypes.length;
-        for (int i = 0; i < count; i++) {
-            checkFieldValue(slot, i, values[i]);
-        }
-        int prims = slot.primCodes.length;
-        for (int i = 0; i < count; i++) {
-            DirectFields.putReference(obj, offsets[prims + i], values[i]);
-        }
-    }
-
-    /** Throws the JDK's ClassCastException when {@code value} cannot be the {@code i}th object field's. */
-    private static void checkFieldValue(LeanClass.Slot slot, int i, Object value) {
-        if (value != null && !slot.objectTypes[i].isInstance(value)) {
-            ObjectStreamField field = slot.fields[slot.primCodes.length + i];
-            throw new ClassCastException("cannot assign instance of " + value.getClass().getName() + " to field "
-                    + slot.desc.getName() + "." + field.getName() + " of type " + slot.objectTypes[i].getName());
         }
     }
 
@@ -823,64 +542,7 @@ public final class LeanReader {
                 obj = rep;
             }
         }
-        return finish(handle, obj, unshared);
-    }
-
-    private int reserve(boolean unshared) {
-        if (handleCount == handles.length) {
-            handles = java.util.Arrays.copyOf(handles, 2 * handles.length);
-        }
-        int handle = handleCount++;
-        handles[handle] = unshared ? UNSHARED : null;
-        return handle;
-    }
-
-    private Object finish(int handle, Object obj, boolean unshared) {
-        if (!unshared) {
-            handles[handle] = obj;
-        }
-        return obj;
-    }
-
-    /** A segment being read: where reading stops, and the handle count the writer reached in it. */
-    private record Segment(long outerLimit, int handlesAtEnd) {
-    }
-
-    /** Reads a segment's header and keeps reads within it; {@code what} and {@code owner} name it in errors. */
-    private Segment openSegment(String what, String owner) throws IOException {
-        int length = in.readInt();
-        int count = in.readInt();
-        if (length < 0 || count < 0 || count > length || in.position() + length > in.limit()) {
-            throw new StreamCorruptedException("lean stream: " + what + " segment of " + length + " bytes, "
-                    + count + " objects, in " + owner);
-        }
-        Segment segment = new Segment(in.limit(), handleCount + count);
-        in.setLimit(in.position() + length);
-        return segment;
-    }
-
-    /**
-     * Leaves a segment: what its reader left unread is skipped (it must all be there), and later
-     * handles keep the writer's numbers.
-     */
-    private void endSegment(Segment segment) throws IOException {
-        long end = in.limit();
-        in.skip(end - in.position());
-        jdk.customDataEnd();
-        if (in.position() != end) {
-            throw new java.io.EOFException("lean stream: the message ended inside a writeObject's or writeExternal's data");
-        }
-        in.setLimit(segment.outerLimit());
-        int handlesAtEnd = segment.handlesAtEnd();
-        if (handlesAtEnd < handleCount) {
-            throw new StreamCorruptedException("lean stream: a segment announced fewer objects than it held");
-        }
-        while (handleCount < handlesAtEnd) {
-            if (handleCount == handles.length) {
-                handles = java.util.Arrays.copyOf(handles, 2 * handles.length);
-            }
-            handles[handleCount++] = SKIPPED;
-        }
+        return handles.finish(handle, obj, unshared);
     }
 
     /** A class id: its entry, and what the JDK would read and ask the filter for its descriptor. */
@@ -894,7 +556,12 @@ public final class LeanReader {
         return entry;
     }
 
-    private void checkUsable() throws IOException {
+    /** Whether this direction is lost for good (not only the current message). */
+    boolean failedForGood() {
+        return broken != null;
+    }
+
+    void checkUsable() throws IOException {
         if (broken != null) {
             throw new IOException("the lean stream of this connection failed earlier (" + broken + "); the connection must close");
         }
@@ -917,6 +584,4 @@ public final class LeanReader {
             messageFailed = e.toString();
         }
     }
-
-
 }

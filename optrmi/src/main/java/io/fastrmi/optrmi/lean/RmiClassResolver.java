@@ -10,7 +10,7 @@ import java.rmi.server.RMIClassLoader;
  * same way (stock RMI tries the latest user-defined loader on the stack first; under one classpath
  * that is the context loader). Resolutions are kept per context class loader.
  */
-public final class RmiClassResolver implements LeanReader.Resolver {
+public final class RmiClassResolver implements ClassResolver {
 
     private static final boolean USE_CODEBASE_ONLY =
             !"false".equalsIgnoreCase(System.getProperty("java.rmi.server.useCodebaseOnly", "true"));

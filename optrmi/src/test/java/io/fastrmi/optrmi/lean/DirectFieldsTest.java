@@ -133,11 +133,11 @@ class DirectFieldsTest {
         Holder holder = new Holder();
         // Object fields in the JDK's order (by name): count, then name.
         ClassCastException e = assertThrows(ClassCastException.class,
-                () -> LeanReader.setObjectsDirectly(holder, slot, slot.offsets, new Object[] {"not a number", "n"}));
+                () -> DirectFields.putCheckedReferences(holder, slot, slot.offsets, new Object[] {"not a number", "n"}));
         assertTrue(e.getMessage().contains(Holder.class.getName() + ".count"), e.getMessage());
         assertNull(holder.count);
         assertNull(holder.name, "nothing is set when one value is refused");
-        LeanReader.setObjectsDirectly(holder, slot, slot.offsets, new Object[] {7, "n"});
+        DirectFields.putCheckedReferences(holder, slot, slot.offsets, new Object[] {7, "n"});
         assertEquals(7, holder.count);
         assertEquals("n", holder.name);
     }
@@ -220,7 +220,7 @@ class DirectFieldsTest {
 
     private static Object read(byte[] wire, boolean direct) throws IOException, ClassNotFoundException {
         LeanReader reader = LeanPipe.reader(wire);
-        reader.directFields = direct;
+        reader.fields.direct = direct;
         return LeanPipe.receive(reader, 1)[0];
     }
 }

@@ -247,7 +247,7 @@ class FilterDifferentialTest {
         writeMessage(out, message);
         out.endMessage();
         ClassLoaderResolver classes = new ClassLoaderResolver(FilterDifferentialTest.class.getClassLoader());
-        LeanReader.Resolver resolver = !annotated ? classes : new LeanReader.Resolver() {
+        ClassResolver resolver = !annotated ? classes : new ClassResolver() {
             @Override
             public Class<?> resolve(String name, String annotation) throws ClassNotFoundException {
                 return classes.resolve(name, annotation);

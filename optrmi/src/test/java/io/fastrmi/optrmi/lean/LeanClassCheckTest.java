@@ -47,9 +47,9 @@ class LeanClassCheckTest {
     }
 
     /** The class loader's classes, except that {@code name} is {@code here} (or unknown, for null). */
-    static LeanReader.Resolver resolving(String name, Class<?> here) {
+    static ClassResolver resolving(String name, Class<?> here) {
         ClassLoaderResolver loader = new ClassLoaderResolver(LeanClassCheckTest.class.getClassLoader());
-        return new LeanReader.Resolver() {
+        return new ClassResolver() {
             @Override
             public Object context() {
                 return loader.context();
@@ -77,7 +77,7 @@ class LeanClassCheckTest {
         LeanPipe pipe = new LeanPipe();
         pipe.send(new Sent());
         pipe.send("next call");
-        LeanReader.Resolver resolver = resolving(Sent.class.getName(), here);
+        ClassResolver resolver = resolving(Sent.class.getName(), here);
         LeanReader reader = new LeanReader(new ByteArrayInputStream(pipe.bytes()), resolver);
         InvalidClassException e = assertThrows(InvalidClassException.class, () -> LeanPipe.receive(reader, 1));
         assertEquals(Sent.class.getName(), e.classname);
@@ -126,7 +126,7 @@ class LeanClassCheckTest {
     void enumConstantsThatDiffer() throws IOException {
         LeanPipe pipe = new LeanPipe();
         pipe.send(Corpus.Color.BLUE);
-        LeanReader.Resolver resolver = resolving(Corpus.Color.class.getName(), Corpus.Op.class);
+        ClassResolver resolver = resolving(Corpus.Color.class.getName(), Corpus.Op.class);
         LeanReader reader = new LeanReader(new ByteArrayInputStream(pipe.bytes()), resolver);
         InvalidClassException e = assertThrows(InvalidClassException.class, () -> LeanPipe.receive(reader, 1));
         assertTrue(e.getMessage().contains("enum constants differ: sent [RED, GREEN, BLUE], here [PLUS, MINUS]"), e.getMessage());
@@ -136,7 +136,7 @@ class LeanClassCheckTest {
     void anUnknownClassIsClassNotFound() throws IOException {
         LeanPipe pipe = new LeanPipe();
         pipe.send(Map.of("k", new Sent()));
-        LeanReader.Resolver resolver = resolving(Sent.class.getName(), null);
+        ClassResolver resolver = resolving(Sent.class.getName(), null);
         LeanReader reader = new LeanReader(new ByteArrayInputStream(pipe.bytes()), resolver);
         ClassNotFoundException e = assertThrows(ClassNotFoundException.class, () -> LeanPipe.receive(reader, 1));
         assertEquals(Sent.class.getName(), e.getMessage());

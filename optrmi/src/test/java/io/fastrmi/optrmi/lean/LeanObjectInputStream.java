@@ -7,18 +7,22 @@ import java.io.ObjectInputStream;
 import java.io.ObjectInputValidation;
 
 /**
- * An {@link ObjectInputStream} that reads the lean format through a connection's
- * {@link LeanReader}. Made per message; its methods only forward. Serial filters set on it
+ * An {@link ObjectInputStream} that reads the lean format through a {@link LeanReader}, for the
+ * unit tests that reach the reader without the agent: it forwards as RMI's own lean stream (the
+ * agent's {@code LeanConnectionInputStream}, which {@code LeanStreamsIT} drives) does, but through
+ * {@code readObjectOverride} rather than the agent's advice. Made per message. Serial filters set on it
  * ({@link #setObjectInputFilter}, or {@code jdk.serialFilter} and the filter factory, which the JDK
  * applies to it as to any stream) decide as they do on a JDK stream.
  */
 public class LeanObjectInputStream extends ObjectInputStream {
 
     private final LeanReader reader;
+    private final LeanDataInput data;
 
     public LeanObjectInputStream(LeanReader reader) throws IOException {
         super();
         this.reader = reader;
+        this.data = reader.data();
         reader.beginMessage(this);
     }
 
@@ -54,17 +58,17 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public int read() throws IOException {
-        return reader.read();
+        return data.read();
     }
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
-        return reader.read(buf, off, len);
+        return data.read(buf, off, len);
     }
 
     @Override
     public int available() {
-        return reader.available();
+        return data.available();
     }
 
     @Override
@@ -74,67 +78,67 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public boolean readBoolean() throws IOException {
-        return reader.readBoolean();
+        return data.readBoolean();
     }
 
     @Override
     public byte readByte() throws IOException {
-        return (byte) reader.readByte();
+        return (byte) data.readByte();
     }
 
     @Override
     public int readUnsignedByte() throws IOException {
-        return reader.readUnsignedByte();
+        return data.readUnsignedByte();
     }
 
     @Override
     public char readChar() throws IOException {
-        return reader.readChar();
+        return data.readChar();
     }
 
     @Override
     public short readShort() throws IOException {
-        return reader.readShort();
+        return data.readShort();
     }
 
     @Override
     public int readUnsignedShort() throws IOException {
-        return reader.readUnsignedShort();
+        return data.readUnsignedShort();
     }
 
     @Override
     public int readInt() throws IOException {
-        return reader.readInt();
+        return data.readInt();
     }
 
     @Override
     public long readLong() throws IOException {
-        return reader.readLong();
+        return data.readLong();
     }
 
     @Override
     public float readFloat() throws IOException {
-        return reader.readFloat();
+        return data.readFloat();
     }
 
     @Override
     public double readDouble() throws IOException {
-        return reader.readDouble();
+        return data.readDouble();
     }
 
     @Override
     public void readFully(byte[] buf) throws IOException {
-        reader.readFully(buf, 0, buf.length);
+        data.readFully(buf, 0, buf.length);
     }
 
     @Override
     public void readFully(byte[] buf, int off, int len) throws IOException {
-        reader.readFully(buf, off, len);
+        data.readFully(buf, off, len);
     }
 
     @Override
     public int skipBytes(int len) throws IOException {
-        return (int) reader.skip(len);
+        return (int) data.skip(len);
     }
 
     @Override
@@ -145,7 +149,7 @@ public class LeanObjectInputStream extends ObjectInputStream {
 
     @Override
     public String readUTF() throws IOException {
-        return reader.readUTF();
+        return data.readUTF();
     }
 
 }

@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.io.ObjectOutputStream;
 
 /**
- * An {@link ObjectOutputStream} that writes the lean format through a connection's
- * {@link LeanWriter}. Made per message (it is small: the writer holds the buffers and tables); its
- * methods only forward, so the same forwarding fits any stream that must look like a JDK one.
+ * An {@link ObjectOutputStream} that writes the lean format through a {@link LeanWriter}, for the
+ * unit tests that reach the writer without the agent: it forwards as RMI's own lean stream (the
+ * agent's {@code LeanConnectionOutputStream}) does, but through {@code writeObjectOverride} rather
+ * than the agent's advice. Made per message.
  */
 public class LeanObjectOutputStream extends ObjectOutputStream {
 
