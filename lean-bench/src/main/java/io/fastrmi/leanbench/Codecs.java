@@ -5,7 +5,13 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import io.fastrmi.agent.lean.RmiLeanStreams;
+import io.fastrmi.agent.lean.MemoryWire;
 import io.fastrmi.optrmi.lean.Corpus;
+import io.fastrmi.optrmi.lean.LeanObjectInputStream;
+import io.fastrmi.optrmi.lean.LeanObjectOutputStream;
+import io.fastrmi.optrmi.lean.LeanReader;
+import io.fastrmi.optrmi.lean.LeanWriter;
+import io.fastrmi.optrmi.lean.RmiClassResolver;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,6 +54,7 @@ final class Codecs {
     static Codec named(String name) {
         return switch (name) {
             case "lean" -> new Lean();
+            case "lean-core" -> new LeanCore();
             case "jdk" -> new Jdk();
             case "kryo" -> new KryoCodec();
             case "fory" -> new ForyCodec();
@@ -74,6 +81,35 @@ final class Codecs {
             int bytes = streams.endOutput();
             last = streams.beginInput().readObject();
             streams.endInput();
+            return bytes;
+        }
+
+        @Override
+        public Object lastRead() {
+            return last;
+        }
+    }
+
+    /**
+     * The lean writer and reader alone, through optrmi's test pair of streams (no RMI stream, no
+     * agent advice): beside "lean", what RMI's own streams add to a call.
+     */
+    static final class LeanCore implements Codec {
+        final MemoryWire wire = new MemoryWire();
+        final LeanWriter writer = new LeanWriter(wire.out, null);
+        final LeanReader reader = new LeanReader(wire.in, new RmiClassResolver());
+        Object last;
+
+        @Override
+        public int roundTrip(Object obj) throws Exception {
+            wire.clear();
+            LeanObjectOutputStream out = new LeanObjectOutputStream(writer);
+            out.writeObject(obj);
+            out.endMessage();
+            int bytes = wire.written();
+            LeanObjectInputStream in = new LeanObjectInputStream(reader);
+            last = in.readObject();
+            in.endMessage();
             return bytes;
         }
 

@@ -27,7 +27,7 @@ public class LeanCodecBench {
     @Param({"int32", "int4null2", "tree15", "float50", "float5000", "order3k"})
     public String object;
 
-    @Param({"lean", "jdk", "kryo", "fory"})
+    @Param({"lean", "lean-core", "jdk", "kryo", "fory"})
     public String codec;
 
     private Codecs.Codec serializer;
