@@ -1,6 +1,7 @@
 package io.fastrmi.agent;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -41,6 +42,12 @@ class AgentRoomsTest {
             }
         };
         noClasses().that().resideInAPackage("io.fastrmi.agent..").should().dependOnClassesThat(behindTheDoors)
+                .check(new ClassFileImporter().importPath(Path.of("target", "classes")));
+    }
+
+    @Test
+    void noPackagesOfTheAgentFormACycle() {
+        slices().matching("io.fastrmi.agent.(**)").should().beFreeOfCycles()
                 .check(new ClassFileImporter().importPath(Path.of("target", "classes")));
     }
 }
