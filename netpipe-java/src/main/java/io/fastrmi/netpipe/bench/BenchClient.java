@@ -8,6 +8,7 @@ import io.fastrmi.netpipe.bench.kernels.Kernel;
 import io.fastrmi.netpipe.bench.kernels.Kernels;
 import io.fastrmi.netpipe.bench.kernels.Latencies;
 import io.fastrmi.netpipe.bench.kernels.ProcessCost;
+import io.fastrmi.netpipe.bench.kernels.ThreadCosts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -160,11 +161,11 @@ public final class BenchClient {
         }
         try {
             kernel.run(Math.max(1, calls / 10), 0);
-            ProcessCost serverBefore = ProcessCost.of(service.processCost());
-            ProcessCost clientBefore = ProcessCost.ofThisProcess();
+            ThreadCosts serverBefore = ThreadCosts.of(service.processCost());
+            ThreadCosts clientBefore = ThreadCosts.ofThisProcess();
             long[] nanos = kernel.run(0, calls);
-            ProcessCost client = ProcessCost.ofThisProcess().since(clientBefore);
-            ProcessCost server = ProcessCost.of(service.processCost()).since(serverBefore);
+            ProcessCost client = ThreadCosts.ofThisProcess().since(clientBefore);
+            ProcessCost server = ThreadCosts.of(service.processCost()).since(serverBefore);
             tally.add(nanos, client, server);
         } catch (Exception | Error e) {
             tally.failure = String.valueOf(e).replace('\n', ' ');

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.netpipe.bench.kernels.ProcessCost;
+import io.fastrmi.netpipe.bench.kernels.ThreadCosts;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.regex.Matcher;
@@ -14,34 +15,34 @@ class ProcessCostTest {
     @Test
     void countsTheCpuTimeThisJvmsThreadsSpend() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        ProcessCost before = ProcessCost.ofThisProcess();
+        ThreadCosts before = ThreadCosts.ofThisProcess();
         long start = threads.getCurrentThreadCpuTime();
         long sink = 0;
         while (threads.getCurrentThreadCpuTime() - start < 50_000_000L) { // 50 ms of this thread's CPU
             sink += System.nanoTime() % 7;
         }
-        ProcessCost spent = ProcessCost.ofThisProcess().since(before);
+        ProcessCost spent = ThreadCosts.ofThisProcess().since(before);
         assertTrue(spent.cpuNanos() >= 45_000_000L, "counted " + spent.cpuNanos() + " ns of CPU (sink " + sink + ")");
     }
 
     @Test
     void countsEveryTimeAThreadIsPutOnACpuAgain() throws InterruptedException {
-        ProcessCost before = ProcessCost.ofThisProcess();
+        ThreadCosts before = ThreadCosts.ofThisProcess();
         for (int i = 0; i < 20; i++) {
             Thread.sleep(1);
         }
-        ProcessCost spent = ProcessCost.ofThisProcess().since(before);
+        ProcessCost spent = ThreadCosts.ofThisProcess().since(before);
         assertTrue(spent.switches() >= 20, "counted " + spent.switches() + " switches for 20 sleeps");
     }
 
     @Test
     void countsTheBytesThisProcessAllocates() {
-        ProcessCost before = ProcessCost.ofThisProcess();
+        ThreadCosts before = ThreadCosts.ofThisProcess();
         byte[][] kept = new byte[100][];
         for (int i = 0; i < kept.length; i++) {
             kept[i] = new byte[10_000];
         }
-        long allocated = ProcessCost.ofThisProcess().since(before).allocatedBytes();
+        long allocated = ThreadCosts.ofThisProcess().since(before).allocatedBytes();
         assertTrue(allocated >= 1_000_000 && kept.length == 100, "counted " + allocated + " bytes for 100 arrays of 10,000");
     }
 
@@ -52,11 +53,39 @@ class ProcessCostTest {
     }
 
     @Test
-    void travelsAsThreeLongsAndAddsUp() {
+    void travelsAsLongsAndAddsUp() {
+        ThreadCosts now = ThreadCosts.ofThisProcess();
+        assertEquals(new ProcessCost(0, 0, 0), ThreadCosts.of(now.toArray()).since(now));
         ProcessCost cost = new ProcessCost(1_500, 3, 40);
-        assertEquals(cost, ProcessCost.of(cost.toArray()));
         assertEquals(new ProcessCost(3_000, 6, 80), cost.plus(cost));
-        assertEquals(new ProcessCost(0, 0, 0), cost.since(cost));
+    }
+
+    /** A thread that spent much before the first look and ended before the second takes nothing from the sum. */
+    @Test
+    void aThreadThatEndsBetweenTheLooksTakesNothingAway() throws InterruptedException {
+        java.util.concurrent.CountDownLatch spent = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch counted = new java.util.concurrent.CountDownLatch(1);
+        Thread busy = new Thread(() -> {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long start = threads.getCurrentThreadCpuTime();
+            byte[][] kept = new byte[200][];
+            for (int i = 0; threads.getCurrentThreadCpuTime() - start < 50_000_000L; i++) {
+                kept[i % kept.length] = new byte[10_000];
+            }
+            spent.countDown();
+            try {
+                counted.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        busy.start();
+        spent.await();
+        ThreadCosts before = ThreadCosts.ofThisProcess();
+        counted.countDown();
+        busy.join();
+        ProcessCost since = ThreadCosts.ofThisProcess().since(before);
+        assertTrue(since.cpuNanos() >= 0 && since.switches() >= 0 && since.allocatedBytes() >= 0, "counted " + since);
     }
 
     @Test

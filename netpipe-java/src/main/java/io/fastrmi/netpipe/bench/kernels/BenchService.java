@@ -56,7 +56,7 @@ public interface BenchService extends Remote {
 
     void take(double[] values) throws RemoteException;
 
-    /** The server JVM's CPU time and context switches so far ({@link ProcessCost}); not a kernel. */
+    /** What the server JVM's threads spent so far ({@link ThreadCosts#toArray}); not a kernel. */
     long[] processCost() throws RemoteException;
 
     /** The server JVM's JIT compilation time so far, in ms (-1: not known); not a kernel. */

@@ -78,7 +78,7 @@ public final class BenchServiceImpl implements BenchService {
 
     @Override
     public long[] processCost() {
-        return ProcessCost.ofThisProcess().toArray();
+        return ThreadCosts.ofThisProcess().toArray();
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,6 +29,12 @@ public final class StarKernel implements Kernel {
     private final BenchService service;
     private final AtomicLong timedStart = new AtomicLong();
     private final AtomicLong timedEnd = new AtomicLong();
+    /**
+     * The calling threads, kept from one run to the next (daemons: the client exits without closing
+     * kernels), so they are alive at both of the caller's looks at what the JVM spent (ThreadCosts)
+     * and their calls' own CPU is counted, not only RMI's threads'.
+     */
+    private ExecutorService pool;
     /** The wall time of all timed phases so far, and one thread's calls in them. */
     private long timedWallNanos;
     private long timedCallsPerThread;
@@ -52,7 +57,13 @@ public final class StarKernel implements Kernel {
         long[][] perThread = new long[threads][calls];
         // Warm-up apart, the threads start their timed calls together, so they really overlap.
         CyclicBarrier start = new CyclicBarrier(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        if (pool == null) {
+            pool = Executors.newFixedThreadPool(threads, task -> {
+                Thread thread = new Thread(task, name + "-caller");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
         try {
             List<Future<?>> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -74,12 +85,11 @@ public final class StarKernel implements Kernel {
                     throw e.getCause() instanceof Exception cause ? cause : e;
                 }
             }
-        } finally {
-            pool.shutdownNow();
+        } catch (Exception | Error e) {
+            pool.shutdownNow(); // a failed run's threads may still be in calls: the next run gets new ones
+            pool = null;
+            throw e;
         }
-        // Gone before the caller counts the JVM's cost (ProcessCost): a thread that ends while it is
-        // counted takes the CPU time it spent with it.
-        pool.awaitTermination(10, TimeUnit.SECONDS);
         if (calls > 0) {
             timedWallNanos += timedEnd.get() - timedStart.get();
             timedCallsPerThread += calls;
