@@ -1,4 +1,4 @@
-# bench-pair.sh - sourced by the scripts that run one server/client pair (call-costs.sh,
+# bench-pair.sh - sourced by the scripts that run one server/client pair (call-costs.sh, netns-call-counts.sh,
 # call-allocation.sh, call-breakdown.sh): what they share.
 
 # await_port SCRIPT SERVER_OUT: the port the BenchServer printed in SERVER_OUT (READY PORT), waiting
@@ -49,4 +49,21 @@ client_commands() {
 	done
 	echo "report $((++seq))"
 	echo quit
+}
+
+# print_stat_per_call SIDE TOTAL STAT NAME...: each counter of a `perf stat -x,` file STAT, in the
+# order of its events, divided by TOTAL calls, on one line that starts with SIDE; NAMEs name the
+# counters, task-clock-ms printed as cpu-us.
+print_stat_per_call() {
+	local side=$1 total=$2 stat=$3
+	shift 3
+	awk -F, -v side="$side" -v total="$total" -v names="$*" '
+		BEGIN { split(names, name, " ") }
+		/^[0-9]/ { n++; value[n] = $1 }
+		END {
+			printf "%s per call:", side
+			for (i = 1; i <= n; i++)
+				printf " %s=%.3f", name[i] == "task-clock-ms" ? "cpu-us" : name[i], (name[i] == "task-clock-ms" ? value[i] * 1000 : value[i]) / total
+			printf "\n"
+		}' "$stat"
 }

@@ -74,13 +74,5 @@ echo "$mode $line"
 # All calls the JVMs made: warm-up and timed, times the threads for star8.
 total=$(awk '{print $5 * 2}' <<<"$line")
 for side in server client; do
-	awk -F, -v side="$side" -v total="$total" '
-		BEGIN { split("task-clock-ms context-switches doorbell-waits doorbell-wakes private-futex-waits private-futex-wakes", name, " ") }
-		/^[0-9]/ { n++; value[n] = $1 }
-		END {
-			printf "%s per call:", side
-			for (i = 1; i <= n; i++)
-				printf " %s=%.3f", name[i] == "task-clock-ms" ? "cpu-us" : name[i], (name[i] == "task-clock-ms" ? value[i] * 1000 : value[i]) / total
-			printf "\n"
-		}' "$work/$side.stat"
+	print_stat_per_call "$side" "$total" "$work/$side.stat" task-clock-ms context-switches doorbell-waits doorbell-wakes private-futex-waits private-futex-wakes
 done

@@ -77,18 +77,18 @@ for call in read write recvfrom sendto poll ppoll epoll_wait futex; do
 	events+=(-e "syscalls:sys_enter_$call")
 done
 
-# The namespace's counters: TCP connections opened and accepted, packets sent and received.
+# The namespace's counters: TCP connections opened and accepted, packets sent.
 net_counts() {
 	local ns=$1
 	ip netns exec "$ns" awk '
 		/^Tcp: [0-9]/ { active = $6; passive = $7 }
 		END { printf "%d %d", active, passive }' /proc/net/snmp
 	ip netns exec "$ns" awk '
-		$1 !~ /lo:/ && /:/ { rx += $3; tx += $11 }
-		END { printf " %d %d\n", tx, rx }' /proc/net/dev
+		$1 !~ /lo:/ && /:/ { tx += $11 }
+		END { printf " %d\n", tx }' /proc/net/dev
 }
-read -r s_open0 s_accept0 s_tx0 s_rx0 < <(net_counts "$server_ns")
-read -r c_open0 c_accept0 c_tx0 c_rx0 < <(net_counts "$client_ns")
+read -r s_open0 s_accept0 s_tx0 < <(net_counts "$server_ns")
+read -r c_open0 c_accept0 c_tx0 < <(net_counts "$client_ns")
 
 mkfifo "$work/server-in"
 ip netns exec "$server_ns" perf stat -x, "${events[@]}" -o "$work/server.stat" "$jdk/bin/java" "${agent[@]}" \
@@ -104,8 +104,8 @@ ip netns exec "$client_ns" perf stat -x, "${events[@]}" -o "$work/client.stat" "
 echo quit >&3
 wait "$server" || true
 
-read -r s_open1 s_accept1 s_tx1 s_rx1 < <(net_counts "$server_ns")
-read -r c_open1 c_accept1 c_tx1 c_rx1 < <(net_counts "$client_ns")
+read -r s_open1 s_accept1 s_tx1 < <(net_counts "$server_ns")
+read -r c_open1 c_accept1 c_tx1 < <(net_counts "$client_ns")
 
 line=$(grep '^KERNEL' "$work/client.out")
 echo "$mode $line"
@@ -117,13 +117,5 @@ awk -v total="$total" -v so=$((s_open1 - s_open0)) -v sa=$((s_accept1 - s_accept
 	printf "client per call: connections-opened=%.4f accepted=%.4f packets-sent=%.3f\n", co / total, ca / total, ct / total
 }'
 for side in server client; do
-	awk -F, -v side="$side" -v total="$total" '
-		BEGIN { split("task-clock-ms context-switches syscalls read write recvfrom sendto poll ppoll epoll_wait futex", name, " ") }
-		/^[0-9]/ { n++; value[n] = $1 }
-		END {
-			printf "%s per call:", side
-			for (i = 1; i <= n; i++)
-				printf " %s=%.3f", name[i] == "task-clock-ms" ? "cpu-us" : name[i], (name[i] == "task-clock-ms" ? value[i] * 1000 : value[i]) / total
-			printf "\n"
-		}' "$work/$side.stat"
+	print_stat_per_call "$side" "$total" "$work/$side.stat" task-clock-ms context-switches syscalls read write recvfrom sendto poll ppoll epoll_wait futex
 done
