@@ -272,6 +272,21 @@ FASTRMI_API int fastrmi_ctx_may_spin_on_dead_peer(fastrmi_ctx *ctx);
 FASTRMI_API int64_t fastrmi_ctx_peers_gone(fastrmi_ctx *ctx);
 
 /*
+ * How the context's waiting threads were woken, counted since it opened; on a context without a
+ * doorbell (every provider but shm) only. A waiting thread sleeps in the provider's wait object
+ * only when no other thread of the context polls, so that one wake-up brings it its own message;
+ * one woken there for another thread's message hands it over (a second wake-up) and leaves the
+ * wait object to that thread. deputy_looks: how often the one sleeper that covers for a poller
+ * gone back to its work woke by itself to look (at most every 0.5 ms while others poll).
+ */
+struct fastrmi_wait_counts {
+	uint64_t woken_in_provider; /* wake-ups in the provider's wait object */
+	uint64_t woken_for_others;  /* ... that brought only other threads' messages */
+	uint64_t deputy_looks;
+};
+FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts);
+
+/*
  * Closes the context: every stream still open on it must be closed first (streams left
  * open are closed here). Frees everything; NULL is ignored.
  */

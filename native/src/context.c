@@ -157,6 +157,7 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 	ctx->be = be;
 	ctx->chunk = FR_CHUNK;
 	ctx->spin_nsec = (uint64_t)spin_usec * 1000u;
+	ctx->deputy_nsec = FR_DEPUTY_NSEC;
 	for (i = 0; i < FR_TX_SLOTS; i++) {
 		if (fr_add_tx(ctx) != 0) {
 			fr_free_all_tx(ctx);

@@ -50,9 +50,22 @@ int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 }
 
 /*
- * Blocks until something may have happened (lock held on entry and return). The first
- * thread here becomes the poller and blocks in the backend's wait object without the
- * lock; the others sleep on their stream's condition variable (see fr_wake_stream).
+ * Blocks until something may have happened (lock held on entry and return). On a context without
+ * a doorbell every message wakes whichever thread sleeps in the provider's wait object (an fd),
+ * so that thread should be the one the next message is for. A
+ * thread takes the wait object (becomes the poller) only when no other thread polls, neither the
+ * poller nor one spinning; otherwise it sleeps on its stream's condition variable, woken by
+ * whoever delivers to it. A thread whose connection is idle thus sleeps through the other
+ * streams' traffic, where it would wake for every message in the wait object.
+ *
+ * A poller woken for another thread's message leaves the wait object to that thread, which is
+ * the one likely to wait next, and sleeps on its condition.
+ *
+ * When the poller or the last spinner leaves with its data, nobody polls for those asleep on
+ * conditions: one of them, the deputy, sleeps only FR_DEPUTY_NSEC and then takes the wait object
+ * over if it is still free. The thread that left usually waits again sooner (the next call), and
+ * nobody wakes. A deputy that keeps finding the same poller asleep looks ever less often, up to
+ * FR_DEPUTY_MAX_NSEC, and is then woken when the poller leaves (fr_wait).
  *
  * While the provider said "busy, try again" or messages of ours are in flight, the
  * poller sleeps only briefly (1 ms, doubling up to FR_BUSY_BLOCK_MAX_MS while nothing
@@ -117,20 +130,119 @@ static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int ti
 	fr_sleeping_remove(s);
 }
 
-void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline)
+/* The poller's wait: in the provider's wait object, without the lock. */
+static void fr_block_in_provider(struct fastrmi_stream *s, int timeout_ms)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
-	uint64_t now = fr_now_nsec();
-	int timeout_ms = -1;
-	struct timespec ts;
 	char msg[200];
 	int ret;
 
 	msg[0] = '\0';
+	ctx->poller = 1;
+	ctx->poller_stream = s;
+	ctx->pollers++;
+	ret = ctx->be->arm(ctx, msg, sizeof(msg));
+	if (ret < 0) {
+		ctx->poller = 0;
+		ctx->failed = 1;
+		snprintf(ctx->fail_msg, sizeof(ctx->fail_msg), "%s", fr_text(msg));
+		fr_wake_all(ctx);
+		return;
+	}
+	/* A provider that keeps saying "busy" without delivering anything (UCX
+	 * checking on a dead peer) gets short sleeps instead of a busy loop. */
+	ctx->busy_arms = ret == 1 ? ctx->busy_arms + 1 : 0;
+	if (ret == 0 || ctx->busy_arms > FR_BUSY_ARMS_MAX) {
+		if (ret == 1 && (timeout_ms < 0 || timeout_ms > 1))
+			timeout_ms = 1;
+		pthread_mutex_unlock(&ctx->lock);
+		ctx->be->block(ctx, timeout_ms);
+		pthread_mutex_lock(&ctx->lock);
+	}
+	ctx->be->disarm(ctx);
+	ctx->poller = 0;
+	ctx->poller_stream = NULL;
+	ctx->eagain = 0;
+	ctx->free_since = fr_now_nsec();
+}
+
+/* Sleeps on the stream's condition until deadline (ns, or FR_FOREVER), lock held. */
+static int fr_cond_wait_until(struct fastrmi_stream *s, uint64_t deadline)
+{
+	struct timespec ts;
+
+	if (deadline == FR_FOREVER)
+		return pthread_cond_wait(&s->cond, &s->ctx->lock);
+	ts.tv_sec = (time_t)(deadline / 1000000000u);
+	ts.tv_nsec = (long)(deadline % 1000000000u);
+	return pthread_cond_timedwait(&s->cond, &s->ctx->lock, &ts);
+}
+
+/* A sleeper's wait while another thread polls: on its stream's condition (see fr_block). What
+ * the thread may do next: FR_POLL_IF_LONG_FREE after the deputy's look. */
+static enum fr_may_poll fr_block_on_cond(struct fastrmi_stream *s, int timeout_ms)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	int deputy = ctx->deputy == NULL;
+	unsigned long pollers = ctx->pollers;
+	int poller = ctx->poller;
+	uint64_t until = timeout_ms < 0 ? FR_FOREVER : fr_now_nsec() + (uint64_t)timeout_ms * 1000000u;
+	int ret;
+
+	if (deputy) {
+		uint64_t look = fr_now_nsec() + ctx->deputy_nsec;
+
+		ctx->deputy = s;
+		if (look < until)
+			until = look;
+	}
+	fr_sleeping_add(s);
+	ret = fr_cond_wait_until(s, until);
+	fr_sleeping_remove(s);
+	if (!deputy)
+		return FR_MAY_POLL;
+	ctx->deputy = NULL;
+	if (ret == ETIMEDOUT)
+		ctx->wait_counts.deputy_looks++;
+	/* The same poller asleep all along: nothing happens; look less often. */
+	if (ret == ETIMEDOUT && poller && ctx->poller && ctx->pollers == pollers) {
+		if (ctx->deputy_nsec < FR_DEPUTY_MAX_NSEC)
+			ctx->deputy_nsec *= 2;
+	} else {
+		ctx->deputy_nsec = FR_DEPUTY_NSEC;
+	}
+	return ret == ETIMEDOUT ? FR_POLL_IF_LONG_FREE : FR_MAY_POLL;
+}
+
+/* Whether a thread may take the provider's wait object now (see fr_block). */
+static int fr_may_take_poll(struct fastrmi_stream *s, enum fr_may_poll may_poll, uint64_t now)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+
+	if (ctx->poller || ctx->spinning > 0 || may_poll == FR_LEAVE_POLL || may_poll == FR_POLLED)
+		return 0;
+	if (ctx->deputy_wanted == s) {
+		ctx->deputy_wanted = NULL;
+		return 0;
+	}
+	/* A thread between two of its calls leaves it free for a moment: no reason to take it. */
+	return may_poll == FR_MAY_POLL || now - ctx->free_since >= FR_DEPUTY_NSEC / 2;
+}
+
+enum fr_may_poll fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
+			  enum fr_may_poll may_poll)
+{
+	struct fastrmi_ctx *ctx = s->ctx;
+	uint64_t now = fr_now_nsec();
+	int timeout_ms = -1;
+
 	/* The caller checked the deadline a moment ago; it may have passed since. Unsigned
 	 * deadline - now would wrap to a huge value, and its int a negative "forever". */
 	if (deadline != FR_FOREVER)
 		timeout_ms = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
+	/* Asleep on a condition, whoever polls wakes it; the deputy looks in time (see above). */
+	if (ctx->bell == NULL && !fr_may_take_poll(s, may_poll, now))
+		return fr_block_on_cond(s, timeout_ms);
 	if (ctx->eagain || ctx->tx_inflight > 0) {
 		if (ctx->busy_block_ms == 0)
 			ctx->busy_block_ms = 1;
@@ -142,53 +254,10 @@ void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline)
 
 	if (ctx->bell != NULL) {
 		fr_block_on_bell(s, ready, timeout_ms);
-		return;
+		return FR_MAY_POLL;
 	}
-	if (!ctx->poller) {
-		ctx->poller = 1;
-		ctx->poller_stream = s;
-		ret = ctx->be->arm(ctx, msg, sizeof(msg));
-		if (ret < 0) {
-			ctx->poller = 0;
-			ctx->failed = 1;
-			snprintf(ctx->fail_msg, sizeof(ctx->fail_msg), "%s", fr_text(msg));
-			fr_wake_all(ctx);
-			return;
-		}
-		/* A provider that keeps saying "busy" without delivering anything (UCX
-		 * checking on a dead peer) gets short sleeps instead of a busy loop. */
-		ctx->busy_arms = ret == 1 ? ctx->busy_arms + 1 : 0;
-		if (ret == 0 || ctx->busy_arms > FR_BUSY_ARMS_MAX) {
-			if (ret == 1 && (timeout_ms < 0 || timeout_ms > 1))
-				timeout_ms = 1;
-			pthread_mutex_unlock(&ctx->lock);
-			ctx->be->block(ctx, timeout_ms);
-			pthread_mutex_lock(&ctx->lock);
-		}
-		ctx->be->disarm(ctx);
-		ctx->poller = 0;
-		ctx->poller_stream = NULL;
-		ctx->eagain = 0;
-		/* A sleeping waiter takes over the wait object. */
-		if (ctx->sleeping != NULL)
-			pthread_cond_broadcast(&ctx->sleeping->cond);
-		return;
-	}
-
-	fr_sleeping_add(s);
-	if (timeout_ms < 0) {
-		pthread_cond_wait(&s->cond, &ctx->lock);
-	} else {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += timeout_ms / 1000;
-		ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&s->cond, &ctx->lock, &ts);
-	}
-	fr_sleeping_remove(s);
+	fr_block_in_provider(s, timeout_ms);
+	return FR_POLLED;
 }
 
 /*
@@ -242,11 +311,22 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
 	uint64_t start = 0, spin = 0, now;
 	unsigned long wakes = 0;
-	int waiting = 0, blocked = 0, counted = 0;
+	int waiting = 0, blocked = 0, counted = 0, spinning = 0;
+	enum fr_may_poll may_poll = FR_MAY_POLL;
+	unsigned long block_wakes = 0;
 	int ret;
 
 	for (;;) {
 		ret = fr_progress(ctx, err, errlen);
+		/* A poller woken for others leaves the wait object to them (fr_block). */
+		if (may_poll == FR_POLLED) {
+			ctx->wait_counts.woken_in_provider++;
+			may_poll = ctx->wakes == block_wakes ? FR_MAY_POLL : FR_LEAVE_POLL;
+			if (may_poll == FR_LEAVE_POLL && !ready(s))
+				ctx->wait_counts.woken_for_others++;
+			else
+				may_poll = FR_MAY_POLL;
+		}
 		if (s->aborted) {
 			ret = fr_stream_error(s, err, errlen);
 			break;
@@ -287,6 +367,10 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			}
 		}
 		if (!blocked && now - start < spin && ctx->wakes == wakes) {
+			if (!spinning) {
+				spinning = 1;
+				ctx->spinning++;
+			}
 			/* Spin, but let other threads of this context at the lock. */
 			pthread_mutex_unlock(&ctx->lock);
 			fr_relax();
@@ -297,12 +381,19 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			ctx->spinners--;
 			counted = 0;
 		}
+		if (spinning) {
+			ctx->spinning--;
+			spinning = 0;
+		}
 		blocked = 1;
 		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
-		fr_block(s, ready, deadline);
+		block_wakes = ctx->wakes;
+		may_poll = fr_block(s, ready, deadline, may_poll);
 	}
 	if (counted)
 		ctx->spinners--;
+	if (spinning)
+		ctx->spinning--;
 	return ret;
 }
 
@@ -312,10 +403,20 @@ int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
 	struct fastrmi_ctx *ctx = s->ctx;
 	int ret = fr_wait_loop(s, ready, deadline, err, errlen);
 
-	/* Leaving with nobody polling while others sleep: one of them must take over, or
-	 * they would sleep through the events they wait for. */
-	if (ctx->bell == NULL && !ctx->poller && ctx->sleeping != NULL)
-		pthread_cond_broadcast(&ctx->sleeping->cond);
+	/* Leaving with nobody polling while others sleep: one of them must take over, or they would
+	 * sleep through the events they wait for. The deputy looks soon by itself (fr_block), unless
+	 * it sleeps long or there is none. */
+	if (ctx->deputy_wanted == s)
+		ctx->deputy_wanted = NULL;
+	if (ctx->bell == NULL && !ctx->poller && ctx->spinning == 0 && ctx->sleeping != NULL) {
+		ctx->free_since = fr_now_nsec();
+		if (ctx->deputy == NULL) {
+			ctx->deputy_wanted = ctx->sleeping;
+			pthread_cond_broadcast(&ctx->sleeping->cond);
+		} else if (ctx->deputy_nsec > FR_DEPUTY_NSEC) {
+			pthread_cond_broadcast(&ctx->deputy->cond);
+		}
+	}
 	return ret;
 }
 
@@ -347,4 +448,14 @@ int fr_tx_drained(const struct fastrmi_stream *s)
 int fr_tx_ready(const struct fastrmi_stream *s)
 {
 	return s->ctx->tx_free != NULL && !s->ctx->eagain;
+}
+
+FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts)
+{
+	memset(counts, 0, sizeof(*counts));
+	if (ctx == NULL)
+		return;
+	pthread_mutex_lock(&ctx->lock);
+	*counts = ctx->wait_counts;
+	pthread_mutex_unlock(&ctx->lock);
 }

@@ -31,7 +31,10 @@
  *     - otherwise one thread (the "poller") blocks in the backend's wait (an fd), outside
  *       the mutex, and the others wait on their stream's condition variable. Whoever
  *       makes progress wakes the streams it delivered to (and kicks the poller when it
- *       waits for one of them); when the poller leaves, a sleeping waiter takes its place.
+ *       waits for one of them). The poller is the thread the next message is likely for: a
+ *       thread takes the wait object only while no other thread polls or spins, and a poller
+ *       woken for another's message leaves it to that thread; one sleeper, the deputy, looks
+ *       every FR_DEPUTY_NSEC whether the wait object was left free (progress.c, fr_block).
  */
 #define _GNU_SOURCE /* pthread_condattr_setclock */
 

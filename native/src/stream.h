@@ -21,6 +21,10 @@
 #define FR_COPY_UNLOCKED_MIN (16 * 1024)
 /* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
 #define FR_BUSY_BLOCK_MAX_MS 64
+/* How long a context's deputy (fr_block) sleeps before it looks whether anyone polls, at first and
+ * at most: the longest a message to a sleeping thread waits when its poller left. */
+#define FR_DEPUTY_NSEC 500000u
+#define FR_DEPUTY_MAX_NSEC 64000000u
 /* Arms in a row answered "busy" with nothing delivered, before we sleep anyway. */
 #define FR_BUSY_ARMS_MAX 16
 #define FR_FOREVER UINT64_MAX
@@ -124,7 +128,15 @@ int fr_send_msg_ringing(struct fastrmi_stream *s, uint32_t type, const void *pay
 void fr_stream_flush(struct fastrmi_stream *s);
 
 /* progress.c: progress and waiting */
-void fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline);
+/* Whether a blocking thread may take the provider's wait object (fr_block). */
+enum fr_may_poll {
+	FR_LEAVE_POLL,         /* it just polled for other threads: leave it to them */
+	FR_MAY_POLL,           /* when nobody polls */
+	FR_POLL_IF_LONG_FREE,  /* the deputy's look: when nobody has polled for a while */
+	FR_POLLED,             /* it polled: FR_LEAVE_POLL if what it woke for was others' */
+};
+enum fr_may_poll fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
+			  enum fr_may_poll may_poll);
 int fr_granted(const struct fastrmi_stream *s);
 int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen);
 int fr_recv_ready(const struct fastrmi_stream *s);

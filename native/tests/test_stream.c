@@ -1249,6 +1249,114 @@ out:
 	return ret;
 }
 
+/* ---- the thread a message is for is the one woken ------------------------------------ *
+ *
+ * Without a doorbell (across hosts) every message wakes whichever thread sleeps in the provider's
+ * wait object. A ping-pong beside a thread blocked on an idle stream, every wait blocking: the
+ * ping-pong's thread must be the one woken there, the idle one sleeps through it (it wakes only
+ * for the deputy's looks, and for a message the look left it to take), on both sides. */
+
+#define WAKE_ROUND_TRIPS 400
+
+struct idle_reader {
+	struct blocked_recv recv;
+	pid_t tid;
+};
+
+static void *idle_reader_thread(void *p)
+{
+	struct idle_reader *r = p;
+
+	__atomic_store_n(&r->tid, (pid_t)gettid(), __ATOMIC_RELEASE);
+	return blocked_recv_thread(&r->recv);
+}
+
+/* A thread's context switches so far, voluntary and not; -1 when unreadable. */
+static long thread_switches(pid_t tid)
+{
+	char path[64], line[256];
+	long v = -1, nv = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		sscanf(line, "voluntary_ctxt_switches: %ld", &v);
+		sscanf(line, "nonvoluntary_ctxt_switches: %ld", &nv);
+	}
+	fclose(f);
+	return v < 0 || nv < 0 ? -1 : v + nv;
+}
+
+static int wake_side(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL, *idle = NULL;
+	struct idle_reader reader = { 0 };
+	struct fastrmi_wait_counts before, after;
+	pthread_t thread;
+	int started = 0, ret = -1;
+	long switches0, switches;
+	char err[ERRMSG], buf[8] = "ping";
+	uint64_t polled, for_others, looks;
+
+	if (fastrmi_ctx_set_wait(s->ctx, FASTRMI_WAIT_BLOCK, 0, err, sizeof(err)) != 0 ||
+	    open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0 ||
+	    open_stream(s, s->is_child ? 4 : 3, s->is_child ? 3 : 4, &idle, why, whylen) != 0)
+		goto out;
+	reader.recv.st = idle;
+	if (pthread_create(&thread, NULL, idle_reader_thread, &reader) != 0) {
+		snprintf(why, whylen, "pthread_create failed");
+		goto out;
+	}
+	started = 1;
+	/* Wire-up first, and the idle thread asleep. */
+	if (s->is_child ? recv_exact(st, buf, 4, 4, why, whylen) != 0 : send_all(st, buf, 4, why, whylen) != 0)
+		goto out;
+	if (s->is_child ? send_all(st, buf, 4, why, whylen) != 0 : recv_exact(st, buf, 4, 4, why, whylen) != 0)
+		goto out;
+	usleep(50000);
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	switches0 = thread_switches(__atomic_load_n(&reader.tid, __ATOMIC_ACQUIRE));
+	for (int i = 0; i < WAKE_ROUND_TRIPS; i++) {
+		if (!s->is_child && send_all(st, buf, 4, why, whylen) != 0)
+			goto out;
+		if (recv_exact(st, buf, 4, 4, why, whylen) != 0)
+			goto out;
+		if (s->is_child && send_all(st, buf, 4, why, whylen) != 0)
+			goto out;
+	}
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	switches = thread_switches(reader.tid);
+	polled = after.woken_in_provider - before.woken_in_provider;
+	for_others = after.woken_for_others - before.woken_for_others;
+	looks = after.deputy_looks - before.deputy_looks;
+	if (switches0 < 0 || switches < 0) {
+		snprintf(why, whylen, "cannot read the idle thread's context switches");
+		goto out;
+	}
+	switches -= switches0;
+	/* Each look, and each message a look took for the ping-pong, may switch the idle thread in
+	 * and out a few times (the wake-up, the context's lock, a preemption); without the rule it
+	 * wakes for every message. */
+	if (polled < WAKE_ROUND_TRIPS / 4 || for_others > looks + 2 ||
+	    switches > 4 * (long)(looks + for_others) + 10) {
+		snprintf(why, whylen, "%s, %d round trips: woken in the provider %" PRIu64 " times, %" PRIu64
+			 " for others' messages; the idle thread switched %ld times (deputy looks %" PRIu64 ")",
+			 s->is_child ? "child" : "parent", WAKE_ROUND_TRIPS, polled, for_others, switches, looks);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_abort(idle);
+	if (started)
+		pthread_join(thread, NULL);
+	fastrmi_stream_close(st);
+	fastrmi_stream_close(idle);
+	return ret;
+}
+
 /* ---- a crowded machine: sleepers on the doorbell slots' pipes ----------------------------- *
  *
  * With more runnable threads than cores, a waiter on a doorbell context sleeps on its slot's
@@ -1533,6 +1641,12 @@ static void run_config(const struct config *cfg)
 	snprintf(name, sizeof(name), "a reader blocked for 1 s uses ~0 CPU (%.3f s CPU in %.2f s)",
 		 idle_cpu, idle_wall);
 	report(cfg, name, parent, why, child, 0);
+
+	if (strcmp(cfg->provider, "shm") != 0) { /* the transports without a doorbell */
+		parent = run_pair(cfg, wake_side, wake_side, why, sizeof(why), NULL, &child);
+		report(cfg, "a ping-pong beside a thread blocked on an idle stream: the provider's wait wakes the "
+		       "thread the message is for, the idle one sleeps", parent, why, child, 0);
+	}
 
 	test_server_first(cfg, cfg->backend == FASTRMI_BACKEND_OFI && strcmp(cfg->provider, "shm") == 0 ? SF_ROUNDS : 5);
 
