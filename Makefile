@@ -21,7 +21,9 @@
 #                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
 #                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds, each kernel's calls
 #                 in batches the columns take in turn), on this host and
-#                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS) (skipped unless root)
+#                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS), then four namespaces calling
+#                 each other at once (io.fastrmi.netpipe.bench.mesh.Mesh: a star and an all-to-all, 8 threads per
+#                 host; throughput and lost calls) on the same transports (both skipped unless root)
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
 #
@@ -150,6 +152,8 @@ bench: build
 	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_CALLS) --load $(BENCH_LOAD) --transports '$(BENCH_TRANSPORTS)'
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.Bench --agent $(AGENT_JAR) --jdk $(BUILD_JDK) \
 	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_CALLS) --load $(BENCH_LOAD) --hosts netns --transports '$(BENCH_NETNS_TRANSPORTS)'
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.mesh.Mesh --agent $(AGENT_JAR) --jdk $(BUILD_JDK) \
+	  --hosts 4 --rounds $(BENCH_ROUNDS) --transports '$(BENCH_NETNS_TRANSPORTS)'
 
 clean:
 	$(MAKE) -C native clean
