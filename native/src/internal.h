@@ -283,6 +283,7 @@ struct fastrmi_ctx {
 	struct fastrmi_stream *deputy_wanted; /* woken to become the deputy (fr_wait) */
 	uint64_t free_since;       /* when the wait object was last left with nobody polling */
 	struct fastrmi_wait_counts wait_counts;
+	uint64_t woken_waits_nsec; /* rx_waited_nsec of the stream woken last (fr_wait_loop) */
 	int failed;
 	char fail_msg[256];
 	struct fastrmi_stream *buckets[FR_STREAM_BUCKETS];

@@ -58,8 +58,9 @@ int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
  * whoever delivers to it. A thread whose connection is idle thus sleeps through the other
  * streams' traffic, where it would wake for every message in the wait object.
  *
- * A poller woken for another thread's message leaves the wait object to that thread, which is
- * the one likely to wait next, and sleeps on its condition.
+ * A poller woken for another thread's message leaves the wait object to that thread when that
+ * thread's next message is likely to come before its own (fr_leaves_poll), and sleeps on its
+ * condition.
  *
  * When the poller or the last spinner leaves with its data, nobody polls for those asleep on
  * conditions: one of them, the deputy, sleeps only FR_DEPUTY_NSEC and then takes the wait object
@@ -297,6 +298,30 @@ static void fr_ring_back(struct fastrmi_stream *s)
 }
 
 /*
+ * When a stream's data is likely to come: a wait under way ends after the stream's usual wait,
+ * and one already longer than that (an idle connection) probably lasts as long again.
+ */
+static uint64_t fr_expected_data(const struct fastrmi_stream *s, uint64_t now)
+{
+	uint64_t waited = now - s->rx_wait_since;
+
+	if (s->rx_wait_since == 0)
+		return now + s->rx_waited_nsec;
+	return waited < s->rx_waited_nsec ? s->rx_wait_since + s->rx_waited_nsec : now + waited;
+}
+
+/*
+ * Whether a poller woken for another thread's message leaves the wait object to that thread
+ * (fr_block): when that thread's next message is likely to come before ours. A thread on an idle
+ * connection thus leaves it to the busy one; a caller waiting for the reply to a call that calls
+ * it back keeps it, and hands over only the call back.
+ */
+static int fr_leaves_poll(const struct fastrmi_stream *s, uint64_t now)
+{
+	return fr_expected_data(s, now) > now + s->ctx->woken_waits_nsec;
+}
+
+/*
  * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
  * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
  * the context woke another waiting thread meanwhile: in a nested call (a callback) that thread
@@ -321,11 +346,12 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 		/* A poller woken for others leaves the wait object to them (fr_block). */
 		if (may_poll == FR_POLLED) {
 			ctx->wait_counts.woken_in_provider++;
-			may_poll = ctx->wakes == block_wakes ? FR_MAY_POLL : FR_LEAVE_POLL;
-			if (may_poll == FR_LEAVE_POLL && !ready(s))
+			may_poll = FR_MAY_POLL;
+			if (ctx->wakes != block_wakes && !ready(s)) {
 				ctx->wait_counts.woken_for_others++;
-			else
-				may_poll = FR_MAY_POLL;
+				if (fr_leaves_poll(s, fr_now_nsec()))
+					may_poll = FR_LEAVE_POLL;
+			}
 		}
 		if (s->aborted) {
 			ret = fr_stream_error(s, err, errlen);
@@ -354,6 +380,8 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			/* A wait starts: a call that found its data at once was none. */
 			waiting = 1;
 			start = now;
+			if (ready == fr_recv_ready)
+				s->rx_wait_since = now;
 			wakes = ctx->wakes;
 			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
 						adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now));
@@ -394,6 +422,12 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 		ctx->spinners--;
 	if (spinning)
 		ctx->spinning--;
+	if (waiting && ready == fr_recv_ready) {
+		uint64_t waited = fr_now_nsec() - start;
+
+		s->rx_waited_nsec = s->rx_waited_nsec == 0 ? waited : s->rx_waited_nsec - s->rx_waited_nsec / 8 + waited / 8;
+		s->rx_wait_since = 0;
+	}
 	return ret;
 }
 

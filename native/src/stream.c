@@ -134,6 +134,7 @@ void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang)
 		else
 			pthread_cond_broadcast(&s->cond);
 		ctx->wakes++;
+		ctx->woken_waits_nsec = s->rx_waited_nsec;
 	}
 	if (ctx->poller && ctx->poller_stream == s) {
 		ctx->be->kick(ctx);

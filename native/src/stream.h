@@ -72,6 +72,8 @@ struct fastrmi_stream {
 	/* waiting: how long to spin (wait.h), and threads of this stream asleep on cond (fr_block) */
 	struct fr_wait_budget rx_wait; /* for data */
 	struct fr_wait_budget tx_wait; /* for credit or a send buffer */
+	uint64_t rx_waited_nsec; /* moving average of its waits for data, short or long */
+	uint64_t rx_wait_since;  /* when its current wait for data began (0: none) */
 	pthread_cond_t cond;
 	unsigned sleepers;
 	int wants_tx;           /* its waiter needs a free send buffer */

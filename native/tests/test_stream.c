@@ -1357,6 +1357,89 @@ out:
 	return ret;
 }
 
+/* ---- a call that calls back: the caller keeps the wait object ------------------------ *
+ *
+ * The parent's caller sends a call on stream 1 and waits for its reply; the child answers only
+ * after calling back on stream 3, which the parent's handler thread answers. Every wait blocks.
+ * Of the parent's two waiting threads, the caller (whose reply comes next after the call back)
+ * keeps the provider's wait object: only the call back is a message for another thread, one per
+ * call, where a poller that always left it would hand over both. */
+
+#define CALLBACK_CALLS 300
+
+static void *callback_handler(void *p)
+{
+	fastrmi_stream *st = p;
+	char buf[4], err[ERRMSG];
+
+	for (;;) {
+		int64_t n = fastrmi_recv(st, buf, sizeof(buf), -1, err, sizeof(err));
+
+		if (n <= 0 || fastrmi_send(st, buf, (size_t)n, -1, err, sizeof(err)) != n)
+			return NULL;
+	}
+}
+
+static int callback_parent(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *call = NULL, *back = NULL;
+	struct fastrmi_wait_counts before, after;
+	pthread_t handler;
+	int started = 0, ret = -1;
+	char err[ERRMSG], buf[4] = "call";
+	uint64_t for_others;
+
+	if (fastrmi_ctx_set_wait(s->ctx, FASTRMI_WAIT_BLOCK, 0, err, sizeof(err)) != 0 ||
+	    open_stream(s, 1, 2, &call, why, whylen) != 0 || open_stream(s, 3, 4, &back, why, whylen) != 0)
+		goto out;
+	if (pthread_create(&handler, NULL, callback_handler, back) != 0) {
+		snprintf(why, whylen, "pthread_create failed");
+		goto out;
+	}
+	started = 1;
+	for (int i = 0; i < CALLBACK_CALLS; i++) {
+		if (i == CALLBACK_CALLS / 3) /* the first calls teach each stream its waits */
+			fastrmi_ctx_wait_counts(s->ctx, &before);
+		if (send_all(call, buf, 4, why, whylen) != 0 || recv_exact(call, buf, 4, 4, why, whylen) != 0)
+			goto out;
+	}
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	for_others = after.woken_for_others - before.woken_for_others;
+	if (for_others > (CALLBACK_CALLS - CALLBACK_CALLS / 3) * 5 / 4) {
+		snprintf(why, whylen, "%d calls that call back: the provider's wait woke a thread for another's "
+			 "message %" PRIu64 " times (deputy looks %" PRIu64 ")", CALLBACK_CALLS - CALLBACK_CALLS / 3,
+			 for_others, after.deputy_looks - before.deputy_looks);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(call); /* the child sees the end and closes its side of stream 3 */
+	if (started)
+		pthread_join(handler, NULL);
+	fastrmi_stream_close(back);
+	return ret;
+}
+
+static int callback_child(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *call = NULL, *back = NULL;
+	char buf[4];
+	int ret = -1;
+
+	if (open_stream(s, 2, 1, &call, why, whylen) != 0 || open_stream(s, 4, 3, &back, why, whylen) != 0)
+		goto out;
+	for (int i = 0; i < CALLBACK_CALLS; i++) {
+		if (recv_exact(call, buf, 4, 4, why, whylen) != 0 || send_all(back, "back", 4, why, whylen) != 0 ||
+		    recv_exact(back, buf, 4, 4, why, whylen) != 0 || send_all(call, "done", 4, why, whylen) != 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(back);
+	fastrmi_stream_close(call);
+	return ret;
+}
+
 /* ---- a crowded machine: sleepers on the doorbell slots' pipes ----------------------------- *
  *
  * With more runnable threads than cores, a waiter on a doorbell context sleeps on its slot's
@@ -1646,6 +1729,9 @@ static void run_config(const struct config *cfg)
 		parent = run_pair(cfg, wake_side, wake_side, why, sizeof(why), NULL, &child);
 		report(cfg, "a ping-pong beside a thread blocked on an idle stream: the provider's wait wakes the "
 		       "thread the message is for, the idle one sleeps", parent, why, child, 0);
+		parent = run_pair(cfg, callback_parent, callback_child, why, sizeof(why), NULL, &child);
+		report(cfg, "calls that call back: the caller keeps the provider's wait, only the call back is "
+		       "handed over", parent, why, child, 0);
 	}
 
 	test_server_first(cfg, cfg->backend == FASTRMI_BACKEND_OFI && strcmp(cfg->provider, "shm") == 0 ? SF_ROUNDS : 5);
