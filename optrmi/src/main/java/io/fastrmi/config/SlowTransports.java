@@ -17,10 +17,10 @@ public final class SlowTransports {
     /** Why {@code transport} loses to {@code tcp}, or empty when it was not measured to. */
     public static Optional<String> whySlower(TransportName transport) {
         return switch (transport.toString()) {
-            case "ofi:tcp;ofi_rxm" -> Optional.of("slower than tcp across hosts (make bench of 2026-11-27: null call"
-                    + " 1.7x stock RMI's time, callback 2.3x, 8 clients 2.4x, where tcp is 0.26x, 0.96x, 1.01x): list tcp before it");
-            case "ucx:tcp" -> Optional.of("slower than tcp across hosts (make bench of 2026-11-27: null call"
-                    + " 0.9x stock RMI's time, callback 1.9x, 8 clients 2.2x, where tcp is 0.26x, 0.96x, 1.01x): list tcp before it");
+            case "ofi:tcp;ofi_rxm" -> Optional.of("slower than tcp across hosts (make bench of 2026-11-27, quiet: null call"
+                    + " 1.3x stock RMI's time, callback 2.4x, 8 clients 2.3x, where tcp is 0.59x, 0.94x, 0.96x): list tcp before it");
+            case "ucx:tcp" -> Optional.of("slower than tcp across hosts (make bench of 2026-11-27, quiet: null call"
+                    + " 1.1x stock RMI's time, callback 2.1x, 8 clients 2.0x, where tcp is 0.59x, 0.94x, 0.96x): list tcp before it");
             default -> Optional.empty();
         };
     }
