@@ -380,7 +380,8 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			/* A wait starts: a call that found its data at once was none. */
 			waiting = 1;
 			start = now;
-			if (ready == fr_recv_ready)
+			/* What fr_leaves_poll weighs; a doorbell context has no poller. */
+			if (ready == fr_recv_ready && ctx->bell == NULL)
 				s->rx_wait_since = now;
 			wakes = ctx->wakes;
 			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
@@ -422,7 +423,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 		ctx->spinners--;
 	if (spinning)
 		ctx->spinning--;
-	if (waiting && ready == fr_recv_ready) {
+	if (waiting && ready == fr_recv_ready && ctx->bell == NULL) {
 		uint64_t waited = fr_now_nsec() - start;
 
 		s->rx_waited_nsec = s->rx_waited_nsec == 0 ? waited : s->rx_waited_nsec - s->rx_waited_nsec / 8 + waited / 8;
