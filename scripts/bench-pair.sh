@@ -1,6 +1,12 @@
 # bench-pair.sh - sourced by the scripts that run one server/client pair (call-costs.sh, netns-call-counts.sh,
 # call-allocation.sh, call-breakdown.sh): what they share.
 
+# pair_classpath ROOT: the classpath of a BenchServer and a BenchClient run from the build (make build).
+pair_classpath() {
+	local root=$1
+	echo "$root/netpipe-java/target/classes:$root/testkit/target/classes:$root/samples/target/classes:$root/optrmi/target/classes:$root/fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar"
+}
+
 # await_port SCRIPT SERVER_OUT: the port the BenchServer printed in SERVER_OUT (READY PORT), waiting
 # up to 30 s; exits naming SCRIPT, with the server's output, when it did not start.
 await_port() {

@@ -21,8 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/bench-pair.sh"
 mode=$1 kernels=$2 calls=$3
 jdk=$("$root/scripts/jdk.sh" home 22)
-cp="$root/netpipe-java/target/classes:$root/testkit/target/classes:$root/samples/target/classes:$root/optrmi/target/classes"
-cp="$cp:$root/fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar"
+cp=$(pair_classpath "$root")
 work=$(mktemp -d)
 trap 'exec 3>&- 2>/dev/null || true; rm -rf "$work"' EXIT
 

@@ -31,8 +31,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mode=$1 kernel=$2 calls=$3
 shift 3
 jdk=$("$root/scripts/jdk.sh" home 22)
-cp="$root/netpipe-java/target/classes:$root/testkit/target/classes:$root/samples/target/classes:$root/optrmi/target/classes"
-cp="$cp:$root/fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar"
+cp=$(pair_classpath "$root")
 # Names unique to this run; the addresses are on a /30 of their own.
 tag="frmi-cc-$$"
 server_ns="$tag-1" client_ns="$tag-2"
