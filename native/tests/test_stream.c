@@ -32,6 +32,7 @@
 
 #include "check.h"
 #include "fastrmi.h"
+#include "thread_switches.h"
 
 #define ERRLEN 512
 #define ERRMSG 256
@@ -1269,25 +1270,6 @@ static void *idle_reader_thread(void *p)
 
 	__atomic_store_n(&r->tid, (pid_t)gettid(), __ATOMIC_RELEASE);
 	return blocked_recv_thread(&r->recv);
-}
-
-/* A thread's context switches so far, voluntary and not; -1 when unreadable. */
-static long thread_switches(pid_t tid)
-{
-	char path[64], line[256];
-	long v = -1, nv = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		sscanf(line, "voluntary_ctxt_switches: %ld", &v);
-		sscanf(line, "nonvoluntary_ctxt_switches: %ld", &nv);
-	}
-	fclose(f);
-	return v < 0 || nv < 0 ? -1 : v + nv;
 }
 
 static int wake_side(struct side *s, char *why, size_t whylen)

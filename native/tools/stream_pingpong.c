@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "fastrmi.h"
+#include "../tests/thread_switches.h"
 
 #define MAX_IDLE 64
 
@@ -70,26 +71,6 @@ static int by_value(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/* A thread's context switches so far, voluntary and not; -1 when unreadable. */
-static long thread_switches(pid_t tid)
-{
-	char path[64], line[256];
-	long v = -1, nv = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		sscanf(line, "voluntary_ctxt_switches: %ld", &v);
-		sscanf(line, "nonvoluntary_ctxt_switches: %ld", &nv);
-	}
-	if (fclose(f) != 0)
-		return -1;
-	return v < 0 || nv < 0 ? -1 : v + nv;
 }
 
 static void *idle_read(void *p)
