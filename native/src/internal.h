@@ -263,7 +263,7 @@ struct fastrmi_ctx {
 	/* Progress calls in which the provider worked on messages beyond completing ours (part of a
 	 * message, a rendezvous: see sender_waits_from); counted by the backend. */
 	unsigned long protocol_work;
-	int spinners;              /* threads spinning in fr_wait_loop (adaptive waiting) */
+	int spinners;              /* threads spinning in fr_wait_loop: they poll the provider */
 	struct fr_bell *bell;      /* the backend's doorbell, if it has one: waiters sleep on it */
 	int bell_look_ms;          /* > 0: the longest a waiter sleeps on the doorbell unrung */
 	/* Doorbell: a peer's message of at most this many bytes (header included) is whole in our
@@ -275,7 +275,6 @@ struct fastrmi_ctx {
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	unsigned long pollers;     /* threads that went into be->block so far (fr_block's deputy) */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond */
-	int spinning;              /* threads in the spinning part of a wait: they poll the provider */
 	/* The one sleeper on a condition that wakes by itself to take the wait object over when no
 	 * thread polls (fr_block), and how long it sleeps before it looks. */
 	struct fastrmi_stream *deputy;

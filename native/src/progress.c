@@ -179,23 +179,20 @@ static int fr_cond_wait_until(struct fastrmi_stream *s, uint64_t deadline)
 	return pthread_cond_timedwait(&s->cond, &s->ctx->lock, &ts);
 }
 
-/* A sleeper's wait while another thread polls: on its stream's condition (see fr_block). What
- * the thread may do next: FR_POLL_IF_LONG_FREE after the deputy's look. */
-static enum fr_may_poll fr_block_on_cond(struct fastrmi_stream *s, int timeout_ms)
+/* A sleeper's wait while another thread polls: on its stream's condition (see fr_block), until
+ * deadline or the deputy's look. What the thread may do next: FR_POLL_IF_LONG_FREE after a look. */
+static enum fr_may_poll fr_block_on_cond(struct fastrmi_stream *s, uint64_t deadline, uint64_t now)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	int deputy = ctx->deputy == NULL;
 	unsigned long pollers = ctx->pollers;
-	int poller = ctx->poller;
-	uint64_t until = timeout_ms < 0 ? FR_FOREVER : fr_now_nsec() + (uint64_t)timeout_ms * 1000000u;
+	uint64_t until = deadline;
 	int ret;
 
 	if (deputy) {
-		uint64_t look = fr_now_nsec() + ctx->deputy_nsec;
-
 		ctx->deputy = s;
-		if (look < until)
-			until = look;
+		if (now + ctx->deputy_nsec < until)
+			until = now + ctx->deputy_nsec;
 	}
 	fr_sleeping_add(s);
 	ret = fr_cond_wait_until(s, until);
@@ -205,8 +202,9 @@ static enum fr_may_poll fr_block_on_cond(struct fastrmi_stream *s, int timeout_m
 	ctx->deputy = NULL;
 	if (ret == ETIMEDOUT)
 		ctx->wait_counts.deputy_looks++;
-	/* The same poller asleep all along: nothing happens; look less often. */
-	if (ret == ETIMEDOUT && poller && ctx->poller && ctx->pollers == pollers) {
+	/* The same poller asleep all along (no thread went into the wait object since): nothing
+	 * happens; look less often. */
+	if (ret == ETIMEDOUT && ctx->poller && ctx->pollers == pollers) {
 		if (ctx->deputy_nsec < FR_DEPUTY_MAX_NSEC)
 			ctx->deputy_nsec *= 2;
 	} else {
@@ -220,7 +218,7 @@ static int fr_may_take_poll(struct fastrmi_stream *s, enum fr_may_poll may_poll,
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 
-	if (ctx->poller || ctx->spinning > 0 || may_poll == FR_LEAVE_POLL || may_poll == FR_POLLED)
+	if (ctx->poller || ctx->spinners > 0 || may_poll == FR_LEAVE_POLL || may_poll == FR_POLLED)
 		return 0;
 	if (ctx->deputy_wanted == s) {
 		ctx->deputy_wanted = NULL;
@@ -237,13 +235,13 @@ enum fr_may_poll fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t 
 	uint64_t now = fr_now_nsec();
 	int timeout_ms = -1;
 
+	/* Asleep on a condition, whoever polls wakes it; the deputy looks in time (see above). */
+	if (ctx->bell == NULL && !fr_may_take_poll(s, may_poll, now))
+		return fr_block_on_cond(s, deadline, now);
 	/* The caller checked the deadline a moment ago; it may have passed since. Unsigned
 	 * deadline - now would wrap to a huge value, and its int a negative "forever". */
 	if (deadline != FR_FOREVER)
 		timeout_ms = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
-	/* Asleep on a condition, whoever polls wakes it; the deputy looks in time (see above). */
-	if (ctx->bell == NULL && !fr_may_take_poll(s, may_poll, now))
-		return fr_block_on_cond(s, timeout_ms);
 	if (ctx->eagain || ctx->tx_inflight > 0) {
 		if (ctx->busy_block_ms == 0)
 			ctx->busy_block_ms = 1;
@@ -336,7 +334,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
 	uint64_t start = 0, spin = 0, now;
 	unsigned long wakes = 0;
-	int waiting = 0, blocked = 0, counted = 0, spinning = 0;
+	int waiting = 0, blocked = 0, counted = 0;
 	enum fr_may_poll may_poll = FR_MAY_POLL;
 	unsigned long block_wakes = 0;
 	int ret;
@@ -386,20 +384,15 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			wakes = ctx->wakes;
 			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
 						adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now));
-			if (spin > 0 && adaptive) {
-				if (ctx->spinners >= fr_wait_spinners_max()) {
-					spin = 0;
-				} else {
-					ctx->spinners++;
-					counted = 1;
-				}
+			if (spin > 0 && adaptive && ctx->spinners >= fr_wait_spinners_max())
+				spin = 0;
+			/* Counted in any wait mode: a thread that spins polls, so others leave the wait object. */
+			if (spin > 0) {
+				ctx->spinners++;
+				counted = 1;
 			}
 		}
 		if (!blocked && now - start < spin && ctx->wakes == wakes) {
-			if (!spinning) {
-				spinning = 1;
-				ctx->spinning++;
-			}
 			/* Spin, but let other threads of this context at the lock. */
 			pthread_mutex_unlock(&ctx->lock);
 			fr_relax();
@@ -410,10 +403,6 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			ctx->spinners--;
 			counted = 0;
 		}
-		if (spinning) {
-			ctx->spinning--;
-			spinning = 0;
-		}
 		blocked = 1;
 		s->wants_tx = ready == fr_send_ready || ready == fr_tx_ready;
 		block_wakes = ctx->wakes;
@@ -421,8 +410,6 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	}
 	if (counted)
 		ctx->spinners--;
-	if (spinning)
-		ctx->spinning--;
 	if (waiting && ready == fr_recv_ready && ctx->bell == NULL) {
 		uint64_t waited = fr_now_nsec() - start;
 
@@ -443,7 +430,7 @@ int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
 	 * it sleeps long or there is none. */
 	if (ctx->deputy_wanted == s)
 		ctx->deputy_wanted = NULL;
-	if (ctx->bell == NULL && !ctx->poller && ctx->spinning == 0 && ctx->sleeping != NULL) {
+	if (ctx->bell == NULL && !ctx->poller && ctx->spinners == 0 && ctx->sleeping != NULL) {
 		ctx->free_since = fr_now_nsec();
 		if (ctx->deputy == NULL) {
 			ctx->deputy_wanted = ctx->sleeping;
