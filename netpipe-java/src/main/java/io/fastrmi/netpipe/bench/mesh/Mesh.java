@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fastrmi.netpipe.bench.HandshakeCheck;
+import io.fastrmi.netpipe.bench.report.Cell;
 import io.fastrmi.netpipe.bench.report.Column;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
@@ -281,13 +282,14 @@ public final class Mesh {
 
     /** The median over the rounds of a column's throughput in a pattern; NaN when a round has none. */
     static double medianCallsPerSecond(List<ColumnRound> rounds, MeshPattern pattern) {
-        double[] values = rounds.stream().mapToDouble(r -> r.error() != null || !r.runs().containsKey(pattern)
-                ? Double.NaN : r.runs().get(pattern).callsPerSecond()).sorted().toArray();
-        if (values.length == 0 || Arrays.stream(values).anyMatch(Double::isNaN)) {
-            return Double.NaN;
+        List<Double> values = new ArrayList<>();
+        for (ColumnRound round : rounds) {
+            if (round.error() != null || !round.runs().containsKey(pattern)) {
+                return Double.NaN;
+            }
+            values.add(round.runs().get(pattern).callsPerSecond());
         }
-        int mid = values.length / 2;
-        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+        return Cell.median(values);
     }
 
     static long lost(List<ColumnRound> rounds, MeshPattern pattern) {

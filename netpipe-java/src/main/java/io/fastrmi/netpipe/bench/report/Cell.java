@@ -72,7 +72,8 @@ public final class Cell {
         return median(values);
     }
 
-    static double median(List<Double> values) {
+    /** The median of {@code values}; NaN when there are none. */
+    public static double median(List<Double> values) {
         if (values.isEmpty()) {
             return Double.NaN;
         }
