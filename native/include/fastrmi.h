@@ -145,6 +145,30 @@ FASTRMI_API int fastrmi_tcp_peer(const uint8_t *peer_ip, size_t peer_ip_len, uin
 				 const uint8_t *own_ip, size_t own_ip_len, uint16_t own_port,
 				 uint32_t *uid, uint64_t *inode, char *err, size_t errlen);
 
+/* ---- nudges ---------------------------------------------------------------------------
+ *
+ * A wait on a socket FastRMI does not own (a JVM's TCP connection) that another thread can end
+ * early: a thread that knows whose data comes next in its process (a callback's caller, once its
+ * handler has replied) nudges that thread, which then spins for the data instead of sleeping
+ * until it comes. A nudge is an eventfd, owned by the caller; one thread waits on it at a time.
+ * fastrmi_nudge_open: a new nudge (>= 0), or a negative FASTRMI_ERR_* with a message in err.
+ * fastrmi_nudge: ends the nudge's current wait, or its next one if none waits now.
+ * fastrmi_nudge_close: closes it; no thread may wait on it or nudge it then.
+ * fastrmi_nudge_wait: waits until fd is readable (data, its end, or an error to read), the nudge
+ * comes (it is then spent), or timeout_ms pass: FASTRMI_NUDGE_READABLE, FASTRMI_NUDGE_NUDGED,
+ * FASTRMI_NUDGE_NOTHING (the time passed, or a signal came: look again), or a negative code
+ * (FASTRMI_ERR_INVALID: fd or nudge is not an open descriptor).
+ */
+enum fastrmi_nudge_result {
+	FASTRMI_NUDGE_NOTHING = 0,
+	FASTRMI_NUDGE_READABLE = 1,
+	FASTRMI_NUDGE_NUDGED = 2,
+};
+FASTRMI_API int fastrmi_nudge_open(char *err, size_t errlen);
+FASTRMI_API int fastrmi_nudge(int nudge, char *err, size_t errlen);
+FASTRMI_API int fastrmi_nudge_close(int nudge, char *err, size_t errlen);
+FASTRMI_API int fastrmi_nudge_wait(int fd, int nudge, int timeout_ms, char *err, size_t errlen);
+
 typedef struct fastrmi_ctx fastrmi_ctx;
 typedef struct fastrmi_stream fastrmi_stream;
 

@@ -157,9 +157,12 @@ final class RmiInstrumentation implements ClassFileTransformer {
                     // The lean format: advice inlined into ObjectOutputStream/ObjectInputStream calls
                     // the helpers, which read the JDK's serialization metadata in java.io and get and
                     // set fields with the JDK's Unsafe, as its field reflector does (DirectFields).
+                    // java.net (with java.io): a fast TCP connection's reads learn their socket's
+                    // descriptor, to sleep where another thread can wake them (SocketDescriptors).
                     inst.redefineModule(Object.class.getModule(), Set.of(helpers),
                             Map.of(LeanModuleAccess.EXPORTED_PACKAGE, Set.of(helpers)),
-                            Map.of(LeanModuleAccess.OPEN_PACKAGE, Set.of(helpers)), Set.of(), Map.of());
+                            Map.of(LeanModuleAccess.OPEN_PACKAGE, Set.of(helpers), "java.net", Set.of(helpers)), Set.of(),
+                            Map.of());
                     try {
                         BootstrapJar.appendWeaverToSystemClassPath(inst);
                     } catch (IOException e) {

@@ -113,7 +113,8 @@ class DoctorIT {
         assertTrue(run.value("native library").matches(".*\\.so \\(libfastrmi 0\\.1\\.0, libfabric 1\\.\\d+, UCX 1\\.[\\d.]+\\)"),
                 text);
         assertEquals("opens", run.value("ucx:shm"), text);
-        assertEquals("poll before they block, as native streams wait (wait = adaptive, spin = 20 us)",
+        assertEquals("poll before they block, as native streams wait (wait = adaptive, spin = 20 us);"
+                + " a callback's two sides nudge each other to spin",
                 run.value("tcp reads"), text);
         assertNull(run.value("ofi:shm"), "only the config's transports: " + text);
         assertEquals("possible on this JDK (the config says rmi)", run.value("scope = jvm"), text);

@@ -18,6 +18,7 @@ import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.transport.FastRmiLog;
 import io.fastrmi.fastsockets.transport.NativeConnection;
 import io.fastrmi.fastsockets.transport.NativeTransports;
+import io.fastrmi.fastsockets.transport.SocketDescriptors;
 import io.fastrmi.fastsockets.transport.TcpWaits;
 import java.io.Closeable;
 import java.io.FileDescriptor;
@@ -349,7 +350,7 @@ final class JvmSocketImpl extends SocketImpl {
                 connection.watch(tcpInput(), peer());
                 nativeConnection = connection;
             } else if (answer.fast()) {
-                fastTcpInput = TcpWaits.input(tcpInput());
+                fastTcpInput = TcpWaits.input(tcpInput(), () -> SocketDescriptors.of(platform));
             }
             finish(answer.transport().name());
         }

@@ -32,6 +32,9 @@ public interface NativeLibrary {
      */
     WaitBudget waitBudget(WaitMode wait, long maxSpinNanos);
 
+    /** A new {@link Nudge} (an eventfd), to be closed by the caller. */
+    Nudge openNudge() throws java.io.IOException;
+
     /**
      * How many threads of one group of streams may spin at once, for {@code usableCpus} (the JVM's
      * count, a container's quota included).

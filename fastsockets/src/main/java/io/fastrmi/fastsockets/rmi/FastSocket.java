@@ -8,6 +8,7 @@ import io.fastrmi.fastsockets.handshake.Negotiator;
 import io.fastrmi.fastsockets.jvm.JvmScope;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.transport.NativeConnection;
+import io.fastrmi.fastsockets.transport.SocketDescriptors;
 import io.fastrmi.fastsockets.transport.TcpWaits;
 import java.io.IOException;
 import java.io.InputStream;
@@ -161,7 +162,7 @@ public class FastSocket extends Socket implements NegotiatedSocket {
             }
             // Negotiated fast over TCP (the client negotiates before RMI has its socket).
             if (input == null) {
-                input = TcpWaits.input(super.getInputStream());
+                input = TcpWaits.input(super.getInputStream(), () -> SocketDescriptors.of(this));
             }
             return input;
         }

@@ -6,6 +6,7 @@ import io.fastrmi.fastsockets.handshake.Jrmp;
 import io.fastrmi.fastsockets.handshake.Negotiation;
 import io.fastrmi.fastsockets.handshake.Negotiator;
 import io.fastrmi.fastsockets.transport.NativeConnection;
+import io.fastrmi.fastsockets.transport.SocketDescriptors;
 import io.fastrmi.fastsockets.transport.TcpWaits;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -102,7 +103,7 @@ final class ServerHandshakeInputStream extends FilterInputStream {
             throw negotiator.failed(e);
         }
         if (socket.negotiatedFast() && socket.nativeConnection() == null) {
-            in = TcpWaits.input(in); // a fast connection over TCP: its reads wait as the native streams'
+            in = TcpWaits.input(in, () -> SocketDescriptors.of(socket)); // a fast connection over TCP: its reads wait as the native streams'
         }
     }
 

@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.transport;
 
+import io.fastrmi.fastsockets.nativelib.Nudge;
 import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -22,10 +23,31 @@ public final class PollingInput extends FilterInputStream {
     /** A read that returns later than this blocked: one that finds its bytes takes a few µs at most. */
     static final long BLOCKED_NANOS = 5_000;
 
+    /**
+     * A nudged reader spins at most this long for its data: the turn of a callback's other side
+     * takes 20-100 µs across hosts here; a wrong guess costs no more than this.
+     */
+    static final long NUDGED_SPIN_MAX_NANOS = 250_000;
+    /** ...and at least this long (the default spin), from the nudge on. */
+    static final long NUDGED_SPIN_MIN_NANOS = 20_000;
+    /**
+     * A nudgeable sleep lasts at most this long, then the reader blocks in the socket's own read
+     * (whose SO_TIMEOUT counts from then): a connection so idle is in no callback's turns.
+     */
+    static final int NUDGEABLE_SLEEP_MILLIS = 50;
+
     private final Supplier<WaitBudget> budgets;
     private final Spinners spinners;
+    private final NudgeableSleep sleep;
+    private final FirstArrival firstArrival = new FirstArrival();
     private final byte[] one = new byte[1];
     private WaitBudget budget;
+    /** The last {@link #sleep} ended with data found while nudged to spin. */
+    private boolean sleepAnsweredSpinning;
+    /** The read under way waited for its data (it found none at its start). */
+    private boolean waited;
+    /** Waits whose data was found while nudged to spin (the reader's count; read by the tests). */
+    private volatile long answeredNudged;
     /**
      * Another thread of the group was woken from a blocked read while this one last waited: the
      * group has other calls in flight (many clients, a callback's handler), whose threads' wake-ups
@@ -36,9 +58,15 @@ public final class PollingInput extends FilterInputStream {
 
     /** {@code budgets}: a fresh budget for this stream, or null while none can be had. */
     public PollingInput(InputStream in, Supplier<WaitBudget> budgets, Spinners spinners) {
+        this(in, budgets, spinners, null);
+    }
+
+    /** {@code sleep}: how its blocked waits sleep nudgeably, or null for the socket's read always. */
+    PollingInput(InputStream in, Supplier<WaitBudget> budgets, Spinners spinners, NudgeableSleep sleep) {
         super(in);
         this.budgets = budgets;
         this.spinners = spinners;
+        this.sleep = sleep;
     }
 
     @Override
@@ -53,6 +81,27 @@ public final class PollingInput extends FilterInputStream {
         // Blocking at once (a crowded machine) costs what stock's read costs: no look for data.
         if (waits == null || len == 0 || !waits.maySpin()) {
             return in.read(b, off, len);
+        }
+        // Every read that brings data counts in the group's order of arrivals, one found there at
+        // once too (its reader came late: its data still came before what is read after it).
+        ArrivalOrder order = spinners.arrivals();
+        long since = order.count();
+        long start = System.nanoTime();
+        waited = false;
+        int n = readAsBudgeted(waits, b, off, len);
+        if (n > 0) {
+            order.arrived(this, System.nanoTime());
+            if (waited) {
+                learnFirstArrival(order, since, start);
+            }
+        }
+        return n;
+    }
+
+    /** A read that waits as the budget, the group and this stream's last waits say; sets {@link #waited}. */
+    private int readAsBudgeted(WaitBudget waits, byte[] b, int off, int len) throws IOException {
+        if (firstArrival.confident() instanceof PollingInput first && first != this && first.sleep != null) {
+            return readAfterNudging(first, b, off, len);
         }
         if (othersWokeLastWait) {
             return readWithoutLooking(null, b, off, len);
@@ -71,19 +120,100 @@ public final class PollingInput extends FilterInputStream {
             if (in.available() > 0) {
                 return in.read(b, off, len);
             }
+            waited = true;
             start = System.nanoTime();
             wakeUpsBefore = spinners.wakeUps();
-            answeredSpinning = spinUntilReadable(start, spin, wakeUpsBefore);
+            answeredSpinning = spinUntilReadable(start + spin, wakeUpsBefore);
         } finally {
             spinners.exit();
         }
-        int n = in.read(b, off, len);
+        int n = answeredSpinning ? in.read(b, off, len) : sleepAndRead(b, off, len);
+        answeredSpinning |= sleepAnsweredSpinning;
         othersWokeLastWait = spinners.wakeUps() != wakeUpsBefore;
         if (!answeredSpinning) {
             spinners.wokeUp();
         }
         waits.learn(System.nanoTime() - start, answeredSpinning);
         return n;
+    }
+
+    /**
+     * A wait during which another stream's data is expected first (this stream's last waits said
+     * so: a callback's caller, whose handler gets the call back before the caller gets its reply):
+     * that stream's reader is nudged to spin for it, and this one sleeps rather than spin, so that
+     * the spinning thread is the one the next message is for. Its budget learns nothing: it did
+     * not try to spin.
+     */
+    private int readAfterNudging(PollingInput first, byte[] b, int off, int len) throws IOException {
+        if (in.available() > 0) {
+            return in.read(b, off, len);
+        }
+        waited = true;
+        long start = System.nanoTime();
+        long wakeUpsBefore = spinners.wakeUps();
+        long window = Math.min(NUDGED_SPIN_MAX_NANOS, Math.max(NUDGED_SPIN_MIN_NANOS, 2 * firstArrival.averageNanos()));
+        first.sleep.nudgeToSpin(start + window);
+        int n = sleepAndRead(b, off, len);
+        if (System.nanoTime() - start > BLOCKED_NANOS) {
+            othersWokeLastWait = spinners.wakeUps() != wakeUpsBefore;
+            if (!sleepAnsweredSpinning) {
+                spinners.wokeUp();
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Blocks until data comes: nudgeably when another stream nudges this one (and spins then, as
+     * long as the nudger said), else in the socket's read. Sets {@link #sleepAnsweredSpinning}.
+     */
+    private int sleepAndRead(byte[] b, int off, int len) throws IOException {
+        sleepAnsweredSpinning = false;
+        while (sleep != null && sleep.wanted()) {
+            Nudge.Woken woken = sleep.sleep(NUDGEABLE_SLEEP_MILLIS);
+            if (woken != Nudge.Woken.NUDGED) {
+                break; // readable, a long idle, or no nudgeable sleep here: the read does the rest
+            }
+            if (spinners.enter()) {
+                try {
+                    if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps())) {
+                        sleepAnsweredSpinning = true;
+                        answeredNudged++; // the reader alone writes it
+                        break;
+                    }
+                } finally {
+                    spinners.exit();
+                }
+            }
+        }
+        return in.read(b, off, len);
+    }
+
+    /**
+     * After a wait begun at {@code start} (arrival count {@code since}): which stream's data came
+     * first after it began, learnt; another stream found first often enough is told it will be nudged.
+     */
+    private void learnFirstArrival(ArrivalOrder order, long since, long start) {
+        int slot = order.firstSince(since);
+        Object first = slot < 0 ? null : order.streamAt(slot);
+        firstArrival.observe(first, slot < 0 ? 0 : order.nanosAt(slot) - start);
+        if (firstArrival.confident() instanceof PollingInput other && other != this && other.sleep != null) {
+            other.sleep.want();
+        }
+    }
+
+    /** How many of this stream's sleeps a nudge ended, and how many waits found their data spinning then. */
+    long[] nudgeCounts() {
+        return new long[] {sleep == null ? 0 : sleep.nudged(), answeredNudged};
+    }
+
+    /** The stream's later waits sleep in the socket's read (its nudge is closed once unreachable). */
+    @Override
+    public void close() throws IOException {
+        if (sleep != null) {
+            sleep.close();
+        }
+        super.close();
     }
 
     /**
@@ -97,26 +227,29 @@ public final class PollingInput extends FilterInputStream {
     private int readWithoutLooking(WaitBudget learner, byte[] b, int off, int len) throws IOException {
         long start = System.nanoTime();
         long wakeUpsBefore = spinners.wakeUps();
-        int n = in.read(b, off, len);
-        long waited = System.nanoTime() - start;
-        if (waited > BLOCKED_NANOS) {
+        int n = sleepAndRead(b, off, len);
+        long took = System.nanoTime() - start;
+        if (took > BLOCKED_NANOS) {
+            waited = true;
             othersWokeLastWait = spinners.wakeUps() != wakeUpsBefore;
-            spinners.wokeUp();
+            if (!sleepAnsweredSpinning) {
+                spinners.wokeUp();
+            }
             if (learner != null) {
-                learner.learn(waited, false);
+                learner.learn(took, sleepAnsweredSpinning);
             }
         }
         return n;
     }
 
-    /** Polls until bytes are there (true), the spin is over, or another thread of the group woke. */
-    private boolean spinUntilReadable(long start, long spin, long wakeUps) throws IOException {
+    /** Polls until bytes are there (true), {@code deadline} passed, or another thread of the group woke. */
+    private boolean spinUntilReadable(long deadline, long wakeUps) throws IOException {
         do {
             if (in.available() > 0) {
                 return true;
             }
             Thread.onSpinWait();
-        } while (System.nanoTime() - start < spin && spinners.wakeUps() == wakeUps);
+        } while (System.nanoTime() - deadline < 0 && spinners.wakeUps() == wakeUps);
         return false;
     }
 

@@ -15,6 +15,7 @@ public final class Spinners {
 
     private final AtomicInteger spinning = new AtomicInteger();
     private final AtomicLong wakeUps = new AtomicLong();
+    private final ArrivalOrder arrivals = new ArrivalOrder();
     private final IntSupplier most;
 
     /** {@code most}: how many may spin at once, asked at each start (it may be learnt late). */
@@ -46,6 +47,11 @@ public final class Spinners {
     /** A thread of the group was woken from a blocked read. */
     void wokeUp() {
         wakeUps.incrementAndGet();
+    }
+
+    /** The order in which the group's streams got their data after waiting. */
+    ArrivalOrder arrivals() {
+        return arrivals;
     }
 
     /** Threads spinning now (for the tests). */

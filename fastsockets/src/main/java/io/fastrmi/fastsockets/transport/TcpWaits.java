@@ -3,8 +3,10 @@ package io.fastrmi.fastsockets.transport;
 import io.fastrmi.config.WaitMode;
 import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import io.fastrmi.fastsockets.nativelib.Nudge;
 import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.InputStream;
+import java.util.function.IntSupplier;
 
 /**
  * How the reads of this JVM's connections negotiated fast over TCP wait: through a
@@ -21,9 +23,13 @@ public final class TcpWaits {
     private TcpWaits() {
     }
 
-    /** {@code tcp}, the input of such a connection, as its reads should wait. */
-    public static InputStream input(InputStream tcp) {
-        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, SPINNERS) : tcp;
+    /**
+     * {@code tcp}, the input of such a connection, as its reads should wait; {@code socketFd}: its
+     * socket's descriptor number ({@link SocketDescriptors}), for sleeps another thread can end.
+     */
+    public static InputStream input(InputStream tcp, IntSupplier socketFd) {
+        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, SPINNERS, new NudgeableSleep(TcpWaits::nudge, socketFd))
+                : tcp;
     }
 
     /** Whether reads here may poll at all (the library then decides how long): worth loading it for. */
@@ -50,13 +56,20 @@ public final class TcpWaits {
         }
         return why != null ? "block at once (" + why + ")"
                 : "poll before they block, as native streams wait (wait = " + NativeTransports.waitMode().configName()
-                        + ", spin = " + NativeTransports.spinNanos() / 1000 + " us)";
+                        + ", spin = " + NativeTransports.spinNanos() / 1000 + " us); a callback's two sides nudge each"
+                        + " other to spin";
     }
 
     /** A fresh budget, or null while the library is not loaded. */
     private static WaitBudget budget() {
         NativeLibrary library = NativeLibraries.get();
         return library == null ? null : library.waitBudget(NativeTransports.waitMode(), NativeTransports.spinNanos());
+    }
+
+    /** A nudge of the library, or null while it is not loaded. */
+    private static Nudge nudge() throws java.io.IOException {
+        NativeLibrary library = NativeLibraries.get();
+        return library == null ? null : library.openNudge();
     }
 
     private static int spinnersMax() {

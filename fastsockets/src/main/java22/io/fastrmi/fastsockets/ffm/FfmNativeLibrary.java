@@ -49,6 +49,11 @@ public final class FfmNativeLibrary implements NativeLibrary {
     }
 
     @Override
+    public io.fastrmi.fastsockets.nativelib.Nudge openNudge() throws IOException {
+        return FfmNudge.open(calls);
+    }
+
+    @Override
     public int spinnersMax(int usableCpus) {
         try {
             return (int) calls.waitSpinnersMax.invokeExact(usableCpus);

@@ -48,6 +48,10 @@ final class NativeCalls {
     final MethodHandle waitLearn;
     final MethodHandle waitMaySpin;
     final MethodHandle waitSpinnersMax;
+    final MethodHandle nudgeOpen;
+    final MethodHandle nudge;
+    final MethodHandle nudgeClose;
+    final MethodHandle nudgeWait;
 
     NativeCalls(Linker linker, SymbolLookup library) {
         Linker.Option critical = Linker.Option.critical(true);
@@ -97,6 +101,14 @@ final class NativeCalls {
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), critical);
         waitSpinnersMax = linker.downcallHandle(find(library, "fastrmi_wait_spinners_max"),
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        nudgeOpen = linker.downcallHandle(find(library, "fastrmi_nudge_open"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+        // One write to an eventfd, never blocking: critical.
+        nudge = linker.downcallHandle(find(library, "fastrmi_nudge"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG), critical);
+        nudgeClose = linker.downcallHandle(find(library, "fastrmi_nudge_close"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
+        nudgeWait = linker.downcallHandle(find(library, "fastrmi_nudge_wait"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
         strstatus = linker.downcallHandle(find(library, "fastrmi_strstatus"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
     }
 

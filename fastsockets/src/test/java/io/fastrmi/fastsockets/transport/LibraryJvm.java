@@ -16,10 +16,11 @@ final class LibraryJvm {
     private LibraryJvm() {
     }
 
-    /** Runs {@code main} with the library's path as its argument; its output, once it exited 0. */
-    static List<String> run(String name, Class<?> main) throws Exception {
+    /** Runs {@code main} with the library's path as its argument (and {@code jvmArgs}); its output, once it exited 0. */
+    static List<String> run(String name, Class<?> main, String... jvmArgs) throws Exception {
         Path library = Path.of(System.getProperty("fastrmi.native.library"));
         try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(25)).name(name).jvmArgs("--enable-native-access=ALL-UNNAMED")
+                .jvmArgs(jvmArgs)
                 .classpath(Path.of(System.getProperty("fastrmi.fastsockets.jar")))
                 .classpath(JvmLauncher.codeSourceOf(TransportName.class))
                 .classpath(JvmLauncher.codeSourceOf(main))

@@ -1,0 +1,39 @@
+package io.fastrmi.fastsockets.transport;
+
+/**
+ * Which stream's data came first after one stream's waits began, learnt over its last waits
+ * (one thread at a time: the stream's reader): when the same other stream came first
+ * {@link #CONFIDENT} times in a row, that stream's reader, not this one, should be the one
+ * spinning while this one waits; how long after the wait's start it came tells how long.
+ */
+final class FirstArrival {
+
+    /** A guess made this many times in a row is acted on: a callback's turns repeat, many clients' do not. */
+    static final int CONFIDENT = 3;
+
+    private Object stream;
+    private int streak;
+    private long averageNanos;
+
+    /** After a wait: {@code first} came first, {@code afterNanos} after the wait began (null: unknown). */
+    void observe(Object first, long afterNanos) {
+        if (first == null || first != stream) {
+            stream = first;
+            streak = first == null ? 0 : 1;
+            averageNanos = Math.max(0, afterNanos);
+            return;
+        }
+        streak = Math.min(streak + 1, CONFIDENT);
+        averageNanos += (Math.max(0, afterNanos) - averageNanos) / 4;
+    }
+
+    /** The stream whose data comes first, when known with confidence; else null. */
+    Object confident() {
+        return streak >= CONFIDENT ? stream : null;
+    }
+
+    /** How long after a wait's start that stream's data came, on average of the last ones. */
+    long averageNanos() {
+        return averageNanos;
+    }
+}
