@@ -174,7 +174,8 @@ public final class PollingInput extends FilterInputStream {
             if (woken != Nudge.Woken.NUDGED) {
                 break; // readable, a long idle, or no nudgeable sleep here: the read does the rest
             }
-            if (spinners.enter()) {
+            // The machine may have become crowded since the nudger looked: then this one sleeps on.
+            if (budget.maySpin() && spinners.enter()) {
                 try {
                     if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps())) {
                         sleepAnsweredSpinning = true;
