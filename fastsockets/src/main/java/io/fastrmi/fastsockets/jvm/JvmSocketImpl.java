@@ -350,7 +350,7 @@ final class JvmSocketImpl extends SocketImpl {
                 connection.watch(tcpInput(), peer());
                 nativeConnection = connection;
             } else if (answer.fast()) {
-                fastTcpInput = TcpWaits.input(tcpInput(), () -> SocketDescriptors.of(platform));
+                fastTcpInput = TcpWaits.input(tcpInput(), () -> SocketDescriptors.of(platform), () -> soTimeout);
             }
             finish(answer.transport().name());
         }

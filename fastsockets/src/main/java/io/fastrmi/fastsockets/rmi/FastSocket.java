@@ -162,7 +162,7 @@ public class FastSocket extends Socket implements NegotiatedSocket {
             }
             // Negotiated fast over TCP (the client negotiates before RMI has its socket).
             if (input == null) {
-                input = TcpWaits.input(super.getInputStream(), () -> SocketDescriptors.of(this));
+                input = TcpWaits.input(super.getInputStream(), () -> SocketDescriptors.of(this), this::soTimeoutMillis);
             }
             return input;
         }

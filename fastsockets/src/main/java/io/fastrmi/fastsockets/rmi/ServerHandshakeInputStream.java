@@ -103,7 +103,7 @@ final class ServerHandshakeInputStream extends FilterInputStream {
             throw negotiator.failed(e);
         }
         if (socket.negotiatedFast() && socket.nativeConnection() == null) {
-            in = TcpWaits.input(in, () -> SocketDescriptors.of(socket)); // a fast connection over TCP: its reads wait as the native streams'
+            in = TcpWaits.input(in, () -> SocketDescriptors.of(socket), socket::soTimeoutMillis); // a fast connection over TCP: its reads wait as the native streams'
         }
     }
 

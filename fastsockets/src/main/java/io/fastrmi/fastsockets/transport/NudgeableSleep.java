@@ -27,6 +27,7 @@ final class NudgeableSleep {
 
     private final Opener opener;
     private final IntSupplier socketFd;
+    private final IntSupplier readTimeout;
     private volatile boolean wanted;
     private volatile boolean unavailable;
     private volatile boolean sleeping;
@@ -37,10 +38,19 @@ final class NudgeableSleep {
     /** Sleeps a nudge ended (the reader's count; read by the tests). */
     private volatile long nudged;
 
-    /** {@code socketFd}: the socket's descriptor number, or -1 when it cannot be read. */
-    NudgeableSleep(Opener opener, IntSupplier socketFd) {
+    /**
+     * {@code socketFd}: the socket's descriptor number, or -1 when it cannot be read;
+     * {@code readTimeout}: its SO_TIMEOUT now, in ms (0: none).
+     */
+    NudgeableSleep(Opener opener, IntSupplier socketFd, IntSupplier readTimeout) {
         this.opener = opener;
         this.socketFd = socketFd;
+        this.readTimeout = readTimeout;
+    }
+
+    /** The socket's SO_TIMEOUT now, in ms (0: none): a read that sleeps here keeps it. */
+    int readTimeoutMillis() {
+        return readTimeout.getAsInt();
     }
 
     /** Another stream will nudge this one: its reader's next sleeps take the nudge too. */

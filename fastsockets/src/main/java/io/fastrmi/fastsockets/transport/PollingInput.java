@@ -5,6 +5,8 @@ import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -15,8 +17,10 @@ import java.util.function.Supplier;
  * here: 19-25 or 55-65 µs, a lottery per JVM pair); a reply that comes within the spin costs
  * none. The budget is the library's ({@code fastrmi_wait_*}: no spin on a crowded machine, none
  * after replies that came far beyond the spin, learnt per stream), so one set of rules decides
- * every wait; {@link Spinners} adds the group's limit and the nested-call rule. Until a budget
- * can be had (the library loads on another thread), reads block as stock RMI's do.
+ * every wait; {@link Spinners} adds the group's limit and the nested-call rule, and a callback's
+ * two sides nudge each other's reader to spin, each at the turn the other's data is due
+ * ({@link #readAfterNudging}). Until a budget can be had (the library loads on another thread),
+ * reads block as stock RMI's do.
  */
 public final class PollingInput extends FilterInputStream {
 
@@ -31,10 +35,13 @@ public final class PollingInput extends FilterInputStream {
     /** ...and at least this long (the default spin), from the nudge on. */
     static final long NUDGED_SPIN_MIN_NANOS = 20_000;
     /**
-     * A nudgeable sleep lasts at most this long, then the reader blocks in the socket's own read
-     * (whose SO_TIMEOUT counts from then): a connection so idle is in no callback's turns.
+     * A nudgeable sleep lasts at most this long, then the reader blocks in the socket's own read, a
+     * connection so idle being in no callback's turns; a socket with an SO_TIMEOUT sleeps on in
+     * slices up to {@link #NUDGEABLE_SLICE_MAX_MILLIS} until its timeout, so that it fires on time,
+     * looking between slices whether the socket was closed (a close does not end a poll).
      */
     static final int NUDGEABLE_SLEEP_MILLIS = 50;
+    static final int NUDGEABLE_SLICE_MAX_MILLIS = 1000;
 
     private final Supplier<WaitBudget> budgets;
     private final Spinners spinners;
@@ -169,10 +176,32 @@ public final class PollingInput extends FilterInputStream {
      */
     private int sleepAndRead(byte[] b, int off, int len) throws IOException {
         sleepAnsweredSpinning = false;
-        while (sleep != null && sleep.wanted()) {
-            Nudge.Woken woken = sleep.sleep(NUDGEABLE_SLEEP_MILLIS);
-            if (woken != Nudge.Woken.NUDGED) {
-                break; // readable, a long idle, or no nudgeable sleep here: the read does the rest
+        if (sleep == null || !sleep.wanted()) {
+            return in.read(b, off, len);
+        }
+        int timeout = sleep.readTimeoutMillis();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
+        int slice = NUDGEABLE_SLEEP_MILLIS;
+        while (sleep.wanted()) {
+            int millis = slice;
+            if (timeout > 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime() + 999_999);
+                if (left <= 0) {
+                    throw new SocketTimeoutException("Read timed out");
+                }
+                millis = (int) Math.min(slice, left);
+            }
+            Nudge.Woken woken = sleep.sleep(millis);
+            if (woken == null || woken == Nudge.Woken.READABLE) {
+                break; // the read takes the data, or sleeps in the socket's read
+            }
+            if (woken == Nudge.Woken.NOTHING) {
+                if (timeout == 0) {
+                    break; // a long idle: the socket's read from here, which sees a close at once
+                }
+                in.available(); // throws once the socket is closed
+                slice = Math.min(2 * slice, NUDGEABLE_SLICE_MAX_MILLIS);
+                continue;
             }
             // The machine may have become crowded since the nudger looked: then this one sleeps on.
             if (budget.maySpin() && spinners.enter()) {

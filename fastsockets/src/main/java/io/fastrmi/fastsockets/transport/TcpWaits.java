@@ -25,11 +25,12 @@ public final class TcpWaits {
 
     /**
      * {@code tcp}, the input of such a connection, as its reads should wait; {@code socketFd}: its
-     * socket's descriptor number ({@link SocketDescriptors}), for sleeps another thread can end.
+     * socket's descriptor number ({@link SocketDescriptors}), for sleeps another thread can end;
+     * {@code readTimeout}: its SO_TIMEOUT now (ms, 0: none), which those sleeps keep.
      */
-    public static InputStream input(InputStream tcp, IntSupplier socketFd) {
-        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, SPINNERS, new NudgeableSleep(TcpWaits::nudge, socketFd))
-                : tcp;
+    public static InputStream input(InputStream tcp, IntSupplier socketFd, IntSupplier readTimeout) {
+        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, SPINNERS,
+                new NudgeableSleep(TcpWaits::nudge, socketFd, readTimeout)) : tcp;
     }
 
     /** Whether reads here may poll at all (the library then decides how long): worth loading it for. */

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * requests, it nudges the handler at each request, and the handler likewise the caller at each
  * reply; a nudge wakes the other side from its sleep (the server thinks longer than the nudged
  * spin lasts, so each then sleeps again until its data comes), and every byte arrives as sent.
- * Without the nudges neither side is ever woken but by its socket.
+ * Without the nudges neither side is ever woken but by its socket. Asleep so, a socket's SO_TIMEOUT
+ * still fires, and a close from another thread still ends the read.
  */
 class NudgeIT {
 
@@ -29,6 +30,9 @@ class NudgeIT {
                 && !l.endsWith("false")).map(l -> l.split(" ")).collect(Collectors.toMap(f -> f[1], f -> Long.parseLong(f[2])));
         String all = String.join("\n", output);
         assertTrue(output.contains("CHECK socket-fd-found true"), all);
+        assertTrue(output.contains("CHECK timed-out true"), all);
+        assertTrue(output.contains("CHECK reads-after-a-timeout true"), all);
+        assertTrue(output.contains("CHECK closed-while-asleep true"), all);
         assertEquals(NudgeMain.ROUNDS, checks.get("rounds-right"), all);
         // A nudge reaches a side only while it sleeps: slack for a scheduler that ran it late.
         long half = (NudgeMain.ROUNDS - LEARNING) / 2;

@@ -9,6 +9,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 
 /**
@@ -19,7 +21,8 @@ import java.nio.file.Path;
  * caller's and the handler's inputs are {@link PollingInput}s of one group with the library's
  * real nudges, every wait blocking but for nudged spins (a budget with no spin). Prints
  * {@code CHECK name value} lines: the socket's descriptor, the rounds made with every byte right,
- * and how often each side was nudged and found its data spinning then. Usage:
+ * how often each side was nudged and found its data spinning then, and, the handler asleep
+ * nudgeably, that its SO_TIMEOUT fires and a close from another thread ends its read. Usage:
  * {@code NudgeMain LIBRARY} (with java.net and java.io opened, as the agent opens them).
  */
 public final class NudgeMain {
@@ -85,6 +88,30 @@ public final class NudgeMain {
             print("handler-answered-nudged", handlerCounts[1]);
             print("caller-nudged", callerCounts[0]);
             print("caller-answered-nudged", callerCounts[1]);
+
+            // The handler sleeps nudgeably now; its socket's SO_TIMEOUT holds as on any socket.
+            handlerSide.setSoTimeout(200);
+            try {
+                handler.read();
+                print("timed-out", false);
+            } catch (SocketTimeoutException e) {
+                print("timed-out", true);
+            }
+            serverB.getOutputStream().write(42);
+            print("reads-after-a-timeout", handler.read() == 42);
+            // A close from another thread ends the sleep (a close does not end a poll by itself).
+            handlerSide.setSoTimeout(60_000);
+            Thread closer = thread("closer", () -> {
+                Thread.sleep(100);
+                handlerSide.close();
+            });
+            try {
+                handler.read();
+                print("closed-while-asleep", false);
+            } catch (SocketException e) {
+                print("closed-while-asleep", true);
+            }
+            closer.join();
         }
     }
 
@@ -107,7 +134,15 @@ public final class NudgeMain {
 
     private static PollingInput input(Socket socket, NativeLibrary library, Spinners group) throws IOException {
         return new PollingInput(socket.getInputStream(), () -> NO_SPIN, group,
-                new NudgeableSleep(library::openNudge, () -> SocketDescriptors.of(socket)));
+                new NudgeableSleep(library::openNudge, () -> SocketDescriptors.of(socket), () -> soTimeout(socket)));
+    }
+
+    private static int soTimeout(Socket socket) {
+        try {
+            return socket.getSoTimeout();
+        } catch (SocketException e) {
+            return 0; // closed: the read says so
+        }
     }
 
     interface Body {
