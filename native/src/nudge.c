@@ -15,13 +15,23 @@
 
 #include "internal.h"
 
+/* The status for a failed call's errno (read before the message is written: that may change it). */
+static int fr_nudge_status(int errnum)
+{
+	if (errnum == EBADF)
+		return FASTRMI_ERR_INVALID;
+	return errnum == ENOMEM ? FASTRMI_ERR_NOMEM : FASTRMI_ERR_PROVIDER;
+}
+
 FASTRMI_API int fastrmi_nudge_open(char *err, size_t errlen)
 {
 	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
 	if (fd < 0) {
-		fr_seterr(err, errlen, "eventfd(nudge): %s", strerror(errno));
-		return errno == ENOMEM ? FASTRMI_ERR_NOMEM : FASTRMI_ERR_PROVIDER;
+		int errnum = errno;
+
+		fr_seterr(err, errlen, "eventfd(nudge): %s", strerror(errnum));
+		return fr_nudge_status(errnum);
 	}
 	fr_seterr(err, errlen, "%s", "");
 	return fd;
@@ -33,8 +43,10 @@ FASTRMI_API int fastrmi_nudge(int nudge, char *err, size_t errlen)
 
 	/* EAGAIN: the counter is full, so the nudge is pending anyway. */
 	if (write(nudge, &one, sizeof(one)) != (ssize_t)sizeof(one) && errno != EAGAIN) {
-		fr_seterr(err, errlen, "write(nudge %d): %s", nudge, strerror(errno));
-		return errno == EBADF ? FASTRMI_ERR_INVALID : FASTRMI_ERR_PROVIDER;
+		int errnum = errno;
+
+		fr_seterr(err, errlen, "write(nudge %d): %s", nudge, strerror(errnum));
+		return fr_nudge_status(errnum);
 	}
 	fr_seterr(err, errlen, "%s", "");
 	return 0;
@@ -43,8 +55,10 @@ FASTRMI_API int fastrmi_nudge(int nudge, char *err, size_t errlen)
 FASTRMI_API int fastrmi_nudge_close(int nudge, char *err, size_t errlen)
 {
 	if (close(nudge) != 0) {
-		fr_seterr(err, errlen, "close(nudge %d): %s", nudge, strerror(errno));
-		return errno == EBADF ? FASTRMI_ERR_INVALID : FASTRMI_ERR_PROVIDER;
+		int errnum = errno;
+
+		fr_seterr(err, errlen, "close(nudge %d): %s", nudge, strerror(errnum));
+		return fr_nudge_status(errnum);
 	}
 	fr_seterr(err, errlen, "%s", "");
 	return 0;
@@ -56,8 +70,10 @@ static int fr_nudge_drain(int nudge, char *err, size_t errlen)
 	uint64_t count;
 
 	if (read(nudge, &count, sizeof(count)) != (ssize_t)sizeof(count) && errno != EAGAIN) {
-		fr_seterr(err, errlen, "read(nudge %d): %s", nudge, strerror(errno));
-		return FASTRMI_ERR_PROVIDER;
+		int errnum = errno;
+
+		fr_seterr(err, errlen, "read(nudge %d): %s", nudge, strerror(errnum));
+		return fr_nudge_status(errnum);
 	}
 	return 0;
 }
@@ -74,12 +90,14 @@ FASTRMI_API int fastrmi_nudge_wait(int fd, int nudge, int timeout_ms, char *err,
 	}
 	ready = poll(fds, 2, timeout_ms);
 	if (ready < 0) {
-		if (errno == EINTR) {
+		int errnum = errno;
+
+		if (errnum == EINTR) {
 			fr_seterr(err, errlen, "%s", "");
 			return FASTRMI_NUDGE_NOTHING;
 		}
-		fr_seterr(err, errlen, "poll(fd %d, nudge %d): %s", fd, nudge, strerror(errno));
-		return errno == ENOMEM ? FASTRMI_ERR_NOMEM : FASTRMI_ERR_PROVIDER;
+		fr_seterr(err, errlen, "poll(fd %d, nudge %d): %s", fd, nudge, strerror(errnum));
+		return fr_nudge_status(errnum);
 	}
 	if ((fds[0].revents | fds[1].revents) & POLLNVAL) {
 		fr_seterr(err, errlen, "nudge wait: %s %d is not open", fds[0].revents & POLLNVAL ? "fd" : "nudge",

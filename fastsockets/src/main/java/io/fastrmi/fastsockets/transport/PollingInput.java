@@ -157,18 +157,9 @@ public final class PollingInput extends FilterInputStream {
             return in.read(b, off, len);
         }
         waited = true;
-        long start = System.nanoTime();
-        long wakeUpsBefore = spinners.wakeUps();
         long window = Math.min(NUDGED_SPIN_MAX_NANOS, Math.max(NUDGED_SPIN_MIN_NANOS, 2 * firstArrival.averageNanos()));
-        first.sleep.nudgeToSpin(start + window);
-        int n = sleepAndRead(b, off, len);
-        if (System.nanoTime() - start > BLOCKED_NANOS) {
-            othersWokeLastWait = spinners.wakeUps() != wakeUpsBefore;
-            if (!sleepAnsweredSpinning) {
-                spinners.wokeUp();
-            }
-        }
-        return n;
+        first.sleep.nudgeToSpin(System.nanoTime() + window);
+        return readWithoutLooking(null, b, off, len);
     }
 
     /**
@@ -250,8 +241,8 @@ public final class PollingInput extends FilterInputStream {
     /**
      * A read that will not spin, so it does not look for data first (a system call per read that
      * stock's read does not make: 8 clients at once cost 10% more CPU per call with it): while the
-     * group has other calls in flight ({@code learner} null), or when the stream's budget says no
-     * spin (its replies came far beyond any spin). A read that took longer than
+     * group has other calls in flight or this stream has nudged another to spin ({@code learner}
+     * null), or when the stream's budget says no spin (its replies came far beyond any spin). A read that took longer than
      * {@link #BLOCKED_NANOS} was woken: its wait says whether the others still run, and teaches
      * the budget (which probes again now and then); a quicker one found its bytes and teaches nothing.
      */

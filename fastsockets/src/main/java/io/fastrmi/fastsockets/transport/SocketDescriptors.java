@@ -1,10 +1,12 @@
 package io.fastrmi.fastsockets.transport;
 
 import java.io.FileDescriptor;
+import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.Socket;
 import java.net.SocketImpl;
+import java.util.concurrent.Callable;
 
 /**
  * The descriptor number under a JDK socket, for a wait FastRMI makes on it itself (a nudgeable
@@ -14,9 +16,9 @@ import java.net.SocketImpl;
  */
 public final class SocketDescriptors {
 
-    private static final Field SOCKET_IMPL = field(Socket.class, "impl");
-    private static final Method FILE_DESCRIPTOR = method(SocketImpl.class, "getFileDescriptor");
-    private static final Field FD = field(FileDescriptor.class, "fd");
+    private static final Field SOCKET_IMPL = opened(() -> Socket.class.getDeclaredField("impl"));
+    private static final Method FILE_DESCRIPTOR = opened(() -> SocketImpl.class.getDeclaredMethod("getFileDescriptor"));
+    private static final Field FD = opened(() -> FileDescriptor.class.getDeclaredField("fd"));
 
     private SocketDescriptors() {
     }
@@ -46,22 +48,13 @@ public final class SocketDescriptors {
         }
     }
 
-    private static Field field(Class<?> type, String name) {
+    /** What {@code lookup} finds, made accessible, or null where the JDK does not open it to FastRMI. */
+    private static <T extends AccessibleObject> T opened(Callable<T> lookup) {
         try {
-            Field field = type.getDeclaredField(name);
-            field.setAccessible(true);
-            return field;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null; // not opened to FastRMI: no descriptor
-        }
-    }
-
-    private static Method method(Class<?> type, String name) {
-        try {
-            Method method = type.getDeclaredMethod(name);
-            method.setAccessible(true);
-            return method;
-        } catch (ReflectiveOperationException | RuntimeException e) {
+            T member = lookup.call();
+            member.setAccessible(true);
+            return member;
+        } catch (Exception e) {
             return null;
         }
     }
