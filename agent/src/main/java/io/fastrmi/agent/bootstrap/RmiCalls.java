@@ -4,6 +4,7 @@ import io.fastrmi.fastsockets.rmi.FastSocket;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.ref.WeakReference;
 import java.lang.reflect.Method;
 import java.net.Socket;
 
@@ -11,90 +12,134 @@ import java.net.Socket;
  * What the advice inlined into {@code sun.rmi} calls: it opens, names and commits the
  * {@link RmiCallEvent} of the call in progress on the current thread. A thread has at most one call
  * in progress per side (a server method making an RMI call of its own is a client call on the
- * server's thread). Nothing here throws into RMI: the advice suppresses what it could.
+ * server's thread), nested ones aside. Nothing here throws into RMI: the advice suppresses what it
+ * could. With a recording on, a call allocates nothing here once its thread has made one: each
+ * thread keeps one event per side for its calls that are not nested (JFR copies an event's fields
+ * at its commit, so the object can take the next call's) and its last connection's peer text.
  */
 public final class RmiCalls {
 
-    private static final ThreadLocal<RmiCallEvent> CLIENT = new ThreadLocal<>();
-    private static final ThreadLocal<RmiCallEvent> SERVER = new ThreadLocal<>();
+    private static final ThreadLocal<Calls> CALLS = ThreadLocal.withInitial(Calls::new);
 
     private RmiCalls() {
     }
 
     /** A client call to {@code method} begins; returns the event to end, or null when not recorded. */
     public static RmiCallEvent clientBegin(String method) {
-        return begin(CLIENT, "client", method);
+        return CALLS.get().client.begin(method);
     }
 
     /** A 1.1-stub client call (registry, DGC) begins, with {@code operation} a {@code java.rmi.server.Operation}. */
     public static RmiCallEvent clientBeginOperation(Object operation) {
-        return begin(CLIENT, "client", methodName(operation));
+        return CALLS.get().client.begin(methodName(operation));
     }
 
     /** The client call in progress is sent on {@code connection} (a {@code sun.rmi.transport.Connection}). */
     public static void clientConnection(Object connection) {
-        RmiCallEvent event = CLIENT.get();
+        clientSocket(Peers.socketOf(connection));
+    }
+
+    /** The client call in progress is sent on {@code socket}. */
+    static void clientSocket(Socket socket) {
+        Calls calls = CALLS.get();
+        RmiCallEvent event = calls.client.current;
         if (event != null && event.peer == null) {
-            Peers.describe(event, Peers.socketOf(connection));
+            calls.describe(event, socket);
         }
     }
 
     public static void clientEnd(RmiCallEvent event) {
-        end(CLIENT, event);
+        CALLS.get().client.end(event);
     }
 
     /** Ends the client call in progress, for 1.1 stubs whose end is seen without the event at hand. */
     public static void clientEndCurrent() {
-        end(CLIENT, CLIENT.get());
+        Side client = CALLS.get().client;
+        client.end(client.current);
     }
 
     /** The server reads a call from {@code call} (a {@code sun.rmi.transport.StreamRemoteCall}). */
     public static RmiCallEvent serverBegin(Object call) {
-        RmiCallEvent event = begin(SERVER, "server", null);
+        Calls calls = CALLS.get();
+        RmiCallEvent event = calls.server.begin(null);
         if (event != null) {
-            Peers.describe(event, Peers.socketOf(Peers.connectionOf(call)));
+            calls.describe(event, Peers.socketOf(Peers.connectionOf(call)));
         }
         return event;
     }
 
     /** The server found the method, a {@link Method} or a 1.1-skeleton {@code Operation}. */
     public static void serverMethod(Object method) {
-        RmiCallEvent event = SERVER.get();
+        RmiCallEvent event = CALLS.get().server.current;
         if (event != null) {
             event.method = methodName(method);
         }
     }
 
     public static void serverEnd(RmiCallEvent event) {
-        end(SERVER, event);
+        CALLS.get().server.end(event);
     }
 
-    private static RmiCallEvent begin(ThreadLocal<RmiCallEvent> current, String side, String method) {
-        RmiCallEvent event = new RmiCallEvent();
-        if (!event.isEnabled()) {
-            return null;
-        }
-        event.side = side;
-        event.method = method;
-        event.outer = current.get();
-        current.set(event);
-        event.begin();
-        return event;
-    }
+    /** A thread's calls: its client and server side, and the peer of the last connection it described. */
+    static final class Calls {
+        final Side client = new Side("client");
+        final Side server = new Side("server");
+        private WeakReference<Socket> describedSocket = new WeakReference<>(null);
+        private String describedPeer;
 
-    private static void end(ThreadLocal<RmiCallEvent> current, RmiCallEvent event) {
-        if (event == null) {
-            return;
-        }
-        if (current.get() == event) {
-            if (event.outer == null) {
-                current.remove();
-            } else {
-                current.set(event.outer);
+        /** The peer's host:port, and whether the connection is a FastRMI-negotiated one, and lean. */
+        void describe(RmiCallEvent event, Socket socket) {
+            if (socket == null || socket.getInetAddress() == null) {
+                return;
             }
+            if (describedSocket.get() != socket) { // a thread calls on few connections: text made once
+                describedPeer = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
+                describedSocket = new WeakReference<>(socket);
+            }
+            event.peer = describedPeer;
+            event.negotiated = socket instanceof FastSocket fast && fast.negotiatedFast();
+            event.lean = socket instanceof FastSocket fast && fast.negotiatedLean();
         }
-        event.outer = null;
-        event.commit();
+    }
+
+    /** One side's calls in progress on a thread, innermost first through {@link RmiCallEvent#outer}. */
+    static final class Side {
+        private final String name;
+        /** The event of this side's calls that are not nested, reused from call to call. */
+        private final RmiCallEvent outermost = new RmiCallEvent();
+        RmiCallEvent current;
+
+        Side(String name) {
+            this.name = name;
+        }
+
+        RmiCallEvent begin(String method) {
+            RmiCallEvent event = current == null ? outermost : new RmiCallEvent();
+            if (!event.isEnabled()) {
+                return null;
+            }
+            event.side = name;
+            event.method = method;
+            event.peer = null;
+            event.negotiated = false;
+            event.lean = false;
+            event.outer = current;
+            current = event;
+            event.begin();
+            return event;
+        }
+
+        void end(RmiCallEvent event) {
+            if (event == null) {
+                return;
+            }
+            if (current == event) {
+                current = event.outer;
+            }
+            event.outer = null;
+            event.end(); // a reused event's duration is set here, not left from its last call
+            event.commit();
+        }
     }
 
     /**
@@ -161,15 +206,6 @@ public final class RmiCalls {
                 return (Socket) CONNECTION_SOCKET.invoke(connection);
             } catch (Throwable e) {
                 return null;
-            }
-        }
-
-        /** The peer's host:port, and whether the connection is a FastRMI-negotiated one, and lean. */
-        static void describe(RmiCallEvent event, Socket socket) {
-            if (socket != null && socket.getInetAddress() != null) {
-                event.peer = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
-                event.negotiated = socket instanceof FastSocket fast && fast.negotiatedFast();
-                event.lean = socket instanceof FastSocket fast && fast.negotiatedLean();
             }
         }
     }
