@@ -77,9 +77,11 @@ public final class Bench {
 
     private static void printHeader(BenchOptions options, String where) {
         System.out.printf(Locale.ROOT, "FastRMI RMI bench: JDK %s, %s, %d processors; %d timed calls per kernel"
-                        + " (echo-1mib: %d; star8: per thread) in %d batches per pair taken in turn, %d warm-up; %d round(s)%n",
+                        + " (echo-1mib: %d; paced: %d; jmx-scrape: %d scrapes; star8: per thread) in %d batches per pair"
+                        + " taken in turn, %d warm-up; %d round(s)%n",
                 options.jdk().version(), where, Runtime.getRuntime().availableProcessors(), options.calls(),
-                Kernels.bulkCalls(options.calls()), options.batches(), options.warmup(), options.rounds());
+                Kernels.bulkCalls(options.calls()), Kernels.pacedCalls(options.calls()), Kernels.scrapes(options.calls()),
+                options.batches(), options.warmup(), options.rounds());
         System.out.println("each cell: median/p99 of the per-call round trip in us (median over rounds);"
                 + " (ratio x) = agent median / stock median; star8's median is the wall time of its timed phase"
                 + " per call of one thread (8 threads at once), its p99 that of single calls");

@@ -29,10 +29,11 @@ import java.util.regex.Pattern;
  * kernel's W warm-up calls and waits for both JVMs' JIT compilers to settle ({@link JitSettling}),
  * then prints {@code READY} and reads commands ({@link Batches}):
  * <ul>
- * <li>{@code batch SEQ KERNEL I OF}: batch I of OF of the kernel's N timed calls (the 1 MiB echo N/20,
- * at least 50; star8 N per thread), after a tenth as many untimed ones that wake both JVMs' threads
- * up after their idle time; then {@code DONE SEQ}. A wrong result is a failure; a kernel that failed
- * runs no more batches.
+ * <li>{@code batch SEQ KERNEL I OF}: batch I of OF of the kernel's N timed calls ({@link Kernel#scaled}:
+ * the 1 MiB echo N/20, the paced kernels N/4, the JMX scrape N/200 scrapes; star8 N per thread), after
+ * a tenth as many untimed ones that wake both JVMs' threads up after their idle time (none with W = 0:
+ * a fresh pair's first calls are timed); then {@code DONE SEQ}. A wrong result is a failure; a kernel
+ * that failed runs no more batches.
  * <li>{@code report SEQ}: one line per kernel, {@code KERNEL name median_us p99_us calls
  * cpu_us_per_call switches_per_call} (over all its batches; the last two: what a timed call cost the
  * client and the server JVM together, {@link ProcessCost}) and an {@code ALLOC} line
@@ -81,7 +82,7 @@ public final class BenchClient {
             System.out.println("READY");
             System.out.flush();
             BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            failed = serve(chosen, service, calls, stdin, System.out);
+            failed = serve(chosen, service, calls, warmup > 0, stdin, System.out);
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
         }
@@ -122,8 +123,8 @@ public final class BenchClient {
      * Runs the driver's commands from {@code in} until {@code quit} or the end of input, answering on
      * {@code out}; returns whether any kernel failed. A command it does not know fails the client.
      */
-    static boolean serve(Map<String, Kernel> kernels, BenchService service, int calls, BufferedReader in,
-            PrintStream out) throws IOException {
+    static boolean serve(Map<String, Kernel> kernels, BenchService service, int calls, boolean untimedFirst,
+            BufferedReader in, PrintStream out) throws IOException {
         Map<String, Tally> tallies = new LinkedHashMap<>();
         String line;
         while ((line = in.readLine()) != null) {
@@ -136,7 +137,7 @@ public final class BenchClient {
                     }
                     Tally tally = tallies.computeIfAbsent(kernel.name(), name -> new Tally());
                     if (tally.failure == null) {
-                        runBatch(kernel, service, Batches.size(kernel.scaled(calls), command.index(), command.of()), tally);
+                        runBatch(kernel, service, Batches.size(kernel.scaled(calls), command.index(), command.of()), untimedFirst, tally);
                     }
                 }
                 case REPORT -> tallies.forEach((name, tally) -> tally.report(name, kernels.get(name), out));
@@ -154,13 +155,16 @@ public final class BenchClient {
         return tallies.values().stream().anyMatch(t -> t.failure != null);
     }
 
-    /** One batch: a tenth as many untimed calls, then {@code calls} timed ones and what they cost. */
-    private static void runBatch(Kernel kernel, BenchService service, int calls, Tally tally) {
+    /**
+     * One batch: a tenth as many untimed calls ({@code untimedFirst}; a fresh pair's first calls are
+     * timed from the first), then {@code calls} timed ones and what they cost.
+     */
+    private static void runBatch(Kernel kernel, BenchService service, int calls, boolean untimedFirst, Tally tally) {
         if (calls == 0) {
             return;
         }
         try {
-            kernel.run(Math.max(1, calls / 10), 0);
+            kernel.run(untimedFirst ? Math.max(1, calls / 10) : 0, 0);
             ThreadCosts serverBefore = ThreadCosts.of(service.processCost());
             ThreadCosts clientBefore = ThreadCosts.ofThisProcess();
             long[] nanos = kernel.run(0, calls);

@@ -90,7 +90,7 @@ class BatchesTest {
         Callback callbackStub = (Callback) UnicastRemoteObject.exportObject(callback, 0);
         try {
             Map<String, Kernel> kernels = new LinkedHashMap<>();
-            for (String name : List.of("echo-int", "star8", "echo-1mib")) {
+            for (String name : List.of("echo-int", "star8", "echo-1mib", "paced-null", "jmx-scrape")) {
                 kernels.put(name, Kernels.named(name, service, callbackStub));
             }
             kernels.put("wrong", new SerialKernel<Integer>("wrong", n -> n, i -> service.echo(i), (i, result) ->
@@ -104,13 +104,13 @@ class BatchesTest {
             }
             commands.append(Batches.Command.report(++seq).line()).append('\n').append("quit\n");
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            boolean failed = BenchClient.serve(kernels, service, 30, new BufferedReader(new StringReader(commands.toString())),
+            boolean failed = BenchClient.serve(kernels, service, 30, true, new BufferedReader(new StringReader(commands.toString())),
                     new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
             assertTrue(failed, "the wrong kernel failed");
             List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
             List<String> dones = lines.stream().filter(l -> l.startsWith("DONE ")).toList();
-            assertEquals(13, dones.size(), lines.toString());
+            assertEquals(19, dones.size(), lines.toString());
             for (int i = 0; i < dones.size(); i++) {
                 assertEquals(Batches.done(i + 1), dones.get(i));
             }
@@ -122,7 +122,9 @@ class BatchesTest {
                     assertTrue(Double.parseDouble(kernel.group(2)) > 0, line);
                 }
             }
-            assertEquals(Map.of("echo-int", 30, "star8", 8 * 30, "echo-1mib", Kernels.bulkCalls(30)), calls, lines.toString());
+            assertEquals(Map.of("echo-int", 30, "star8", 8 * 30, "echo-1mib", Kernels.bulkCalls(30),
+                    "paced-null", kernels.get("paced-null").scaled(30), "jmx-scrape", kernels.get("jmx-scrape").scaled(30)),
+                    calls, lines.toString());
             assertTrue(lines.stream().anyMatch(l -> l.startsWith("FAILED wrong ") && l.contains("wrong: call ")), lines.toString());
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
@@ -131,7 +133,7 @@ class BatchesTest {
 
     @Test
     void aCommandTheClientDoesNotKnowStopsIt() {
-        assertThrows(IllegalArgumentException.class, () -> BenchClient.serve(Map.of(), null, 10,
+        assertThrows(IllegalArgumentException.class, () -> BenchClient.serve(Map.of(), null, 10, true,
                 new BufferedReader(new StringReader("batch 1 null 0 1\n")), new PrintStream(new ByteArrayOutputStream())));
     }
 }

@@ -61,4 +61,10 @@ public interface BenchService extends Remote {
 
     /** The server JVM's JIT compilation time so far, in ms (-1: not known); not a kernel. */
     long compilationMillis() throws RemoteException;
+
+    /**
+     * The address of a JMX connector (the JDK's RMI connector) to the server JVM's platform MBean
+     * server, started at the first call; not a kernel ({@link JmxScrapeKernel} scrapes through it).
+     */
+    String jmxAddress() throws RemoteException;
 }

@@ -2,10 +2,32 @@ package io.fastrmi.netpipe.bench.kernels;
 
 import io.fastrmi.netpipe.bench.objects.Node;
 import io.fastrmi.netpipe.bench.objects.Order;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.rmi.RemoteException;
+import javax.management.remote.JMXConnectorServer;
+import javax.management.remote.JMXConnectorServerFactory;
+import javax.management.remote.JMXServiceURL;
 
 /** The server's side of the kernels: as little work as each kernel needs, so RMI's cost shows. */
 public final class BenchServiceImpl implements BenchService {
+
+    private JMXConnectorServer jmx;
+
+    @Override
+    public synchronized String jmxAddress() throws RemoteException {
+        try {
+            if (jmx == null) {
+                // No registry: the address carries the connector's stub, exported on RMI's default hostname.
+                jmx = JMXConnectorServerFactory.newJMXConnectorServer(new JMXServiceURL("rmi", null, 0), null,
+                        ManagementFactory.getPlatformMBeanServer());
+                jmx.start();
+            }
+            return jmx.getAddress().toString();
+        } catch (IOException e) {
+            throw new RemoteException("cannot start the JMX connector server", e);
+        }
+    }
 
     @Override
     public void ping() {

@@ -10,7 +10,8 @@ import java.util.function.IntUnaryOperator;
 public final class Kernels {
 
     /** Every kernel, in the order they run by default. */
-    public static final List<String> ALL = List.of("null", "echo-int", "tree15", "transform", "callback", "echo-1mib", "star8");
+    public static final List<String> ALL = List.of("null", "echo-int", "tree15", "transform", "callback", "echo-1mib", "star8",
+            "paced-null", "paced-tree15", "jmx-scrape");
 
     private static final int TREE_DEPTH = 4; // 15 nodes
     private static final int ORDER_ITEMS = 16;
@@ -19,6 +20,10 @@ public final class Kernels {
     /** The bulk kernel's calls each move 2 MiB: a twentieth as many, but enough for a p99. */
     private static final IntUnaryOperator BULK = Kernels::bulkCalls;
     private static final IntUnaryOperator SAME = n -> n;
+    /** The client's work before each paced call: longer than any spin, as a job's own work between calls. */
+    public static final long THINK_NANOS = 200_000;
+    private static final IntUnaryOperator PACED = Kernels::pacedCalls;
+    private static final IntUnaryOperator SCRAPES = Kernels::scrapes;
 
     private Kernels() {
     }
@@ -26,6 +31,16 @@ public final class Kernels {
     /** How many calls the 1 MiB echo makes when asked for {@code n}. */
     public static int bulkCalls(int n) {
         return n == 0 ? 0 : Math.max(50, n / 20);
+    }
+
+    /** How many calls a paced kernel makes when asked for {@code n}: each takes a think time more. */
+    public static int pacedCalls(int n) {
+        return n == 0 ? 0 : Math.max(50, n / 4);
+    }
+
+    /** How many scrapes the JMX kernel makes when asked for {@code n} calls: a scrape is some 50 calls of real work. */
+    public static int scrapes(int n) {
+        return n == 0 ? 0 : Math.max(10, n / 200);
     }
 
     /** The kernel called {@code name}, calling {@code service}; {@code callback} is the client's exported stub. */
@@ -66,6 +81,18 @@ public final class Kernels {
             }
             case "star8":
                 return new StarKernel(name, STAR_THREADS, service);
+            case "paced-null":
+                return new SerialKernel<Void>(name, PACED, THINK_NANOS, i -> {
+                    service.ping();
+                    return null;
+                }, (i, result) -> { });
+            case "paced-tree15": {
+                Node tree = Node.fullTree(TREE_DEPTH, 1);
+                return new SerialKernel<Node>(name, PACED, THINK_NANOS, i -> service.echo(tree), (i, result) ->
+                        WrongResultException.expect(tree.equals(result), () -> name + ": sent " + tree + ", got " + result));
+            }
+            case "jmx-scrape":
+                return new JmxScrapeKernel(name, SCRAPES, service);
             default:
                 throw new IllegalArgumentException("no kernel " + name + "; there are " + ALL);
         }

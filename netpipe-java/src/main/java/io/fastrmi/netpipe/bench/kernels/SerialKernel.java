@@ -5,7 +5,8 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * A kernel of one thread: each call timed on its own with {@link System#nanoTime()}; the check of its
- * result comes after the second reading, outside the timed span.
+ * result comes after the second reading, outside the timed span. A paced kernel works for a while
+ * before each call (think time, untimed): the server's thread then waits longer than any spin.
  */
 public final class SerialKernel<T> implements Kernel {
 
@@ -25,10 +26,17 @@ public final class SerialKernel<T> implements Kernel {
     private final IntUnaryOperator scale;
     private final Call<T> call;
     private final Check<T> check;
+    private final long thinkNanos;
 
     public SerialKernel(String name, IntUnaryOperator scale, Call<T> call, Check<T> check) {
+        this(name, scale, 0, call, check);
+    }
+
+    /** {@code thinkNanos}: how long the client works (on its core, not asleep) before each call. */
+    public SerialKernel(String name, IntUnaryOperator scale, long thinkNanos, Call<T> call, Check<T> check) {
         this.name = name;
         this.scale = scale;
+        this.thinkNanos = thinkNanos;
         this.call = call;
         this.check = check;
     }
@@ -46,15 +54,28 @@ public final class SerialKernel<T> implements Kernel {
     @Override
     public long[] run(int warmup, int calls) throws RemoteException {
         for (int i = 0; i < warmup; i++) {
+            think();
             check.check(i, call.call(i));
         }
         long[] nanos = new long[calls];
         for (int i = 0; i < calls; i++) {
+            think();
             long start = System.nanoTime();
             T result = call.call(i);
             nanos[i] = System.nanoTime() - start;
             check.check(i, result);
         }
         return nanos;
+    }
+
+    /** Work of {@link #thinkNanos}, as a job computes between calls. */
+    private void think() {
+        if (thinkNanos == 0) {
+            return;
+        }
+        long until = System.nanoTime() + thinkNanos;
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
     }
 }
