@@ -100,8 +100,9 @@ public final class LeanStreams {
     private LeanStreams(FastSocket socket, Object connection) throws Throwable {
         this.socket = socket;
         boolean sharedClasspath = socket.answer().optimizations().contains(io.fastrmi.optrmi.Optimization.NO_ANNOTATIONS);
-        this.writer = new LeanWriter((OutputStream) Rmi.CONNECTION_OUTPUT.invokeExact(connection), EXPORTED_AS_STUB,
-                sharedClasspath ? null : RMIClassLoader::getClassAnnotation);
+        OutputStream sink = (OutputStream) Rmi.CONNECTION_OUTPUT.invokeExact(connection);
+        this.writer = new LeanWriter(sink, EXPORTED_AS_STUB, sharedClasspath ? null : RMIClassLoader::getClassAnnotation,
+                socket.bulkOutput(sink));
         this.reader = new LeanReader((InputStream) Rmi.CONNECTION_INPUT.invokeExact(connection), new RmiClassResolver());
     }
 

@@ -18,6 +18,12 @@ public interface NativeStream {
     /** Writes every byte, waiting for the reader's credit as long as it takes. */
     void write(byte[] buffer, int offset, int length) throws IOException;
 
+    /**
+     * Writes {@code byteLength} bytes of a primitive array's memory from {@code byteOffset} (its
+     * elements in native order) as {@link #write} writes a byte array's: straight from the array.
+     */
+    void writeArray(Object array, long byteOffset, long byteLength) throws IOException;
+
     /** Bytes a read would return now without waiting. */
     int available();
 

@@ -10,6 +10,7 @@ import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.transport.NativeConnection;
 import io.fastrmi.fastsockets.transport.SocketDescriptors;
 import io.fastrmi.fastsockets.transport.TcpWaits;
+import io.fastrmi.optrmi.lean.BulkOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -144,6 +145,22 @@ public class FastSocket extends Socket implements NegotiatedSocket {
     /** The native connection, or null when the bytes go over TCP. */
     NativeConnection nativeConnection() {
         return nativeConnection;
+    }
+
+    /**
+     * Where the lean writer sends large primitive arrays straight from the array, once
+     * {@code sink} (RMI's buffered output on this socket) is flushed; null when the bytes go over
+     * TCP (the socket's own stream copies them anyway).
+     */
+    public BulkOutput bulkOutput(OutputStream sink) {
+        NativeConnection connection = nativeConnection;
+        if (connection == null) {
+            return null;
+        }
+        return (array, byteOffset, byteLength) -> {
+            sink.flush();
+            connection.writeArray(array, byteOffset, byteLength);
+        };
     }
 
     /**

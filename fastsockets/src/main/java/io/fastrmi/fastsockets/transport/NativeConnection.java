@@ -65,6 +65,14 @@ public final class NativeConnection {
         return input;
     }
 
+    /**
+     * Writes {@code byteLength} bytes of a primitive array (its elements in native order) from
+     * {@code byteOffset}, straight from the array, after every byte written to {@link #output} before.
+     */
+    public void writeArray(Object array, long byteOffset, long byteLength) throws IOException {
+        output.writeArray(array, byteOffset, byteLength);
+    }
+
     public OutputStream output() {
         return output;
     }
@@ -214,11 +222,24 @@ public final class NativeConnection {
             try {
                 stream.write(b, off, len);
             } catch (IOException e) {
-                if (peerLeftUnused && !closing) {
-                    throw new SocketException("Broken pipe: the peer closed the connection before using it");
-                }
-                throw explained(e);
+                throw sendFailure(e);
             }
+        }
+
+        /** A primitive array's bytes, straight from the array, after what was written before. */
+        void writeArray(Object array, long byteOffset, long byteLength) throws IOException {
+            try {
+                stream.writeArray(array, byteOffset, byteLength);
+            } catch (IOException e) {
+                throw sendFailure(e);
+            }
+        }
+
+        private IOException sendFailure(IOException e) {
+            if (peerLeftUnused && !closing) {
+                return new SocketException("Broken pipe: the peer closed the connection before using it");
+            }
+            return explained(e);
         }
 
         @Override
@@ -244,10 +265,7 @@ public final class NativeConnection {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            if (outputShut || closing) {
-                // As the stream itself would say at once, not at a later flush.
-                throw new SocketException(closing ? "Socket closed" : "Socket output is shutdown");
-            }
+            refuseWhenShut();
             lock.lock();
             try {
                 if (length + len > GATHER) {
@@ -272,6 +290,25 @@ public final class NativeConnection {
                 sendGathered();
             } finally {
                 lock.unlock();
+            }
+        }
+
+        @Override
+        void writeArray(Object array, long byteOffset, long byteLength) throws IOException {
+            refuseWhenShut();
+            lock.lock();
+            try {
+                sendGathered();
+                super.writeArray(array, byteOffset, byteLength);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** As the stream itself would say at once, not at a later flush. */
+        private void refuseWhenShut() throws SocketException {
+            if (outputShut || closing) {
+                throw new SocketException(closing ? "Socket closed" : "Socket output is shutdown");
             }
         }
 

@@ -130,16 +130,30 @@ final class FfmStream implements NativeStream {
     @Override
     public void write(byte[] buffer, int offset, int length) throws IOException {
         java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
+        write(writeBounce != null ? null : writeView(buffer), buffer, offset, length);
+    }
+
+    @Override
+    public void writeArray(Object array, long byteOffset, long byteLength) throws IOException {
+        MemorySegment memory = primitiveArrayMemory(array);
+        java.util.Objects.checkFromIndexSize(byteOffset, byteLength, memory.byteSize());
+        write(memory, memory, byteOffset, byteLength);
+    }
+
+    /**
+     * Writes {@code length} bytes of {@code memory} (a heap segment, or null for a byte array not
+     * viewed yet) from {@code offset}; {@code source} is the same bytes as the bounced write takes them.
+     */
+    private void write(MemorySegment memory, Object source, long offset, long length) throws IOException {
         enter();
         try {
             if (writeBounce != null) {
-                writeBounced(buffer, offset, length);
+                writeBounced(source, offset, length);
                 return;
             }
             long sent = 0;
-            MemorySegment array = writeView(buffer);
             if (length > 0) {
-                sent = (long) calls.sendNow.invokeExact(stream, array, (long) offset, (long) length, 0, writeError,
+                sent = (long) calls.sendNow.invokeExact(stream, memory, offset, length, 0, writeError,
                         (long) FfmTransport.ERROR_BUFFER);
                 if (NativeStatus.ERR_TIMEOUT.is(sent)) {
                     sent = 0;
@@ -153,7 +167,7 @@ final class FfmStream implements NativeStream {
                 if (rc < 0) {
                     throw failure("write", "fastrmi_wait_writable", rc, writeError);
                 }
-                long n = (long) calls.sendNow.invokeExact(stream, array, offset + sent, length - sent, 0, writeError,
+                long n = (long) calls.sendNow.invokeExact(stream, memory, offset + sent, length - sent, 0, writeError,
                         (long) FfmTransport.ERROR_BUFFER);
                 if (NativeStatus.ERR_TIMEOUT.is(n)) {
                     continue;
@@ -181,6 +195,20 @@ final class FfmStream implements NativeStream {
         }
     }
 
+    /** A primitive array's memory, as a heap segment. */
+    private static MemorySegment primitiveArrayMemory(Object array) {
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("not an array of numbers: " + array.getClass().getName());
+        };
+    }
+
     /** A read as an ordinary downcall, through {@link #readBounce}. */
     private int readBounced(byte[] buffer, int offset, int length, int timeoutMillis) throws Throwable {
         long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES),
@@ -195,12 +223,19 @@ final class FfmStream implements NativeStream {
         return (int) n;
     }
 
-    /** A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are handed over. */
-    private void writeBounced(byte[] buffer, int offset, int length) throws Throwable {
-        int sent = 0;
+    /**
+     * A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are
+     * handed over. {@code source}: a byte array, or a heap segment.
+     */
+    private void writeBounced(Object source, long offset, long length) throws Throwable {
+        long sent = 0;
         while (sent < length) {
-            int n = Math.min(length - sent, BOUNCE_BYTES);
-            MemorySegment.copy(buffer, offset + sent, writeBounce, ValueLayout.JAVA_BYTE, 0, n);
+            int n = (int) Math.min(length - sent, BOUNCE_BYTES);
+            if (source instanceof byte[] bytes) {
+                MemorySegment.copy(bytes, (int) (offset + sent), writeBounce, ValueLayout.JAVA_BYTE, 0, n);
+            } else {
+                MemorySegment.copy((MemorySegment) source, offset + sent, writeBounce, 0, n);
+            }
             long rc = (long) calls.send.invokeExact(stream, writeBounce, (long) n, -1, writeError,
                     (long) FfmTransport.ERROR_BUFFER);
             if (rc < 0) {

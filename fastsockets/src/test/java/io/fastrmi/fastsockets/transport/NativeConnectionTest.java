@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,6 +20,7 @@ class NativeConnectionTest {
     /** The sends a connection makes, as the stream sees them. */
     private static final class SendsSeen implements NativeStream {
         final List<Integer> sends = new ArrayList<>();
+        final List<Object> arrays = new ArrayList<>();
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         boolean ended;
 
@@ -31,6 +33,12 @@ class NativeConnectionTest {
         public void write(byte[] buffer, int offset, int length) {
             sends.add(length);
             bytes.write(buffer, offset, length);
+        }
+
+        @Override
+        public void writeArray(Object array, long byteOffset, long byteLength) {
+            arrays.add(array);
+            sends.add((int) byteLength);
         }
 
         @Override
@@ -94,6 +102,19 @@ class NativeConnectionTest {
         assertEquals(List.of(NativeConnection.GATHER - 10), stream.sends, "what did not fit went first");
         out.write(new byte[NativeConnection.GATHER]);
         assertEquals(List.of(NativeConnection.GATHER - 10, 20, NativeConnection.GATHER), stream.sends);
+    }
+
+    @Test
+    void anArrayGoesStraightFromItselfAfterWhatWasGathered() throws Exception {
+        SendsSeen stream = new SendsSeen();
+        NativeConnection connection = connection(stream, true);
+        connection.output().write(new byte[100]);
+        double[] array = new double[1000];
+        connection.writeArray(array, 0, 8000);
+        assertEquals(List.of(100, 8000), stream.sends, "the gathered bytes first, then the array's");
+        assertSame(array, stream.arrays.get(0));
+        connection.shutdownOutput();
+        assertThrows(SocketException.class, () -> connection.writeArray(array, 0, 8), "as a write after shutdownOutput");
     }
 
     @Test

@@ -65,6 +65,12 @@ public final class NativeEchoMain {
                         }
                         System.out.println("ECHO " + size);
                     }
+                    double[] doubles = new double[1 << 17];
+                    Arrays.setAll(doubles, i -> i * 0.5 - 7);
+                    echoArray(stream, doubles, 8L * 5, 8L * 100_000);
+                    int[] ints = new int[1000];
+                    Arrays.setAll(ints, i -> i * 31 - 500);
+                    echoArray(stream, ints, 0, 4L * ints.length);
                     stream.shutdownOutput();
                     if (stream.read(new byte[1], 0, 1, 10_000) != -1) {
                         throw new IllegalStateException("no end of stream after shutdownOutput");
@@ -85,6 +91,32 @@ public final class NativeEchoMain {
             stream.write(buffer, 0, n);
         }
         stream.shutdownOutput();
+    }
+
+    /** A primitive array's bytes written straight from the array come back as its elements' native-order bytes. */
+    private static void echoArray(NativeStream stream, Object array, long offset, long length) throws Exception {
+        Thread writer = new Thread(() -> {
+            try {
+                stream.writeArray(array, offset, length);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        byte[] received = new byte[(int) length];
+        readFully(stream, received);
+        writer.join();
+        java.nio.ByteBuffer expected = java.nio.ByteBuffer.allocate(java.lang.reflect.Array.getLength(array) * 8)
+                .order(java.nio.ByteOrder.nativeOrder());
+        if (array instanceof double[] d) {
+            expected.asDoubleBuffer().put(d);
+        } else {
+            expected.asIntBuffer().put((int[]) array);
+        }
+        if (!Arrays.equals(received, Arrays.copyOfRange(expected.array(), (int) offset, (int) (offset + length)))) {
+            throw new IllegalStateException("the echo of " + length + " bytes of a " + array.getClass().getSimpleName() + " differs");
+        }
+        System.out.println("ARRAY " + length);
     }
 
     private static void readFully(NativeStream stream, byte[] into) throws Exception {

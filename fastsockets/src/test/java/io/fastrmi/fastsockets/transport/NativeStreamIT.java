@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Native byte streams between two JVMs through the FFM binding (JDK 25), on each backend and
- * provider: every size from 1 byte to 16 MiB comes back intact, and the end of the stream arrives.
+ * provider: every size from 1 byte to 16 MiB comes back intact, primitive arrays written straight
+ * from the array too, and the end of the stream arrives.
  */
 class NativeStreamIT {
 
@@ -34,10 +35,12 @@ class NativeStreamIT {
                 for (int size : NativeEchoMain.SIZES) {
                     expected.add("ECHO " + size);
                 }
+                expected.add("ARRAY 800000");
+                expected.add("ARRAY 4000");
                 expected.add("EOF");
                 expected.add("DONE");
                 assertEquals(expected, client.output().stream()
-                        .filter(l -> l.startsWith("ECHO") || l.equals("EOF") || l.equals("DONE")).collect(Collectors.toList()),
+                        .filter(l -> l.startsWith("ECHO") || l.startsWith("ARRAY") || l.equals("EOF") || l.equals("DONE")).collect(Collectors.toList()),
                         () -> String.join("\n", client.output()));
             }
             assertEquals(0, server.awaitExit(Duration.ofSeconds(30)), () -> server.failure("server").getMessage());

@@ -68,7 +68,12 @@ public final class LeanWriter {
     }
 
     public LeanWriter(OutputStream sink, Replacer replacer, Annotator annotator) {
-        this.out = new OutBuffer(sink);
+        this(sink, replacer, annotator, null);
+    }
+
+    /** {@code bulk}: where large primitive arrays go straight from the array, or null (they are copied into the sink). */
+    public LeanWriter(OutputStream sink, Replacer replacer, Annotator annotator, BulkOutput bulk) {
+        this.out = new OutBuffer(sink, bulk);
         this.replacer = replacer;
         this.annotator = annotator;
     }

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -186,6 +189,64 @@ class LeanRoundTripTest {
         Object[] read = LeanPipe.receive(LeanPipe.reader(pipe.bytes()), 2);
         assertArrayEquals(big, (double[]) read[0]);
         assertEquals("end", read[1]);
+    }
+
+    @Test
+    void largePrimitiveArraysGoToTheBulkOutputStraightFromTheArray() throws Exception {
+        double[] big = Corpus.doubles(1 << 17); // 1 MiB
+        int[] small = {1, 2, 3}; // below the bulk size: copied as before
+        long[] inSegment = new long[1 << 14]; // in a writeObject's segment: copied (its length is patched later)
+        java.util.Arrays.setAll(inSegment, i -> i * 31L);
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        List<Object> handedOver = new ArrayList<>();
+        OutputStream sink = new java.io.BufferedOutputStream(wire, 8192); // as RMI's own buffering over the socket
+        LeanWriter writer = new LeanWriter(sink, null, null, (array, offset, length) -> {
+            sink.flush(); // what was written before goes first
+            handedOver.add(array);
+            byte[] bytes = new byte[(int) length];
+            PrimitiveArrays.copyOut(array, double.class, (int) (offset / 8), (int) (length / 8), bytes, 0);
+            wire.write(bytes);
+        });
+        LeanObjectOutputStream out = new LeanObjectOutputStream(writer);
+        out.writeObject("before");
+        out.writeObject(big);
+        out.writeObject(small);
+        out.writeObject(new LongsByHand(inSegment));
+        out.writeObject("after");
+        out.endMessage();
+        sink.flush();
+
+        // Frames of at most BULK_FRAME_BYTES, the first one shared with "before": 8 + 1 parts.
+        assertEquals(8 * big.length / OutBuffer.BULK_FRAME_BYTES + 1, handedOver.size());
+        assertTrue(handedOver.stream().allMatch(a -> a == big), "the writer copied nothing of it");
+        Object[] read = LeanPipe.receive(LeanPipe.reader(wire.toByteArray()), 5);
+        assertEquals("before", read[0]);
+        assertArrayEquals(big, (double[]) read[1]);
+        assertArrayEquals(small, (int[]) read[2]);
+        assertArrayEquals(inSegment, ((LongsByHand) read[3]).values);
+        assertEquals("after", read[4]);
+    }
+
+    /** A class whose writeObject writes a long[]: the array is inside the class's segment. */
+    static final class LongsByHand implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        transient long[] values;
+
+        LongsByHand(long[] values) {
+            this.values = values;
+        }
+
+        @java.io.Serial
+        private void writeObject(java.io.ObjectOutputStream out) throws IOException {
+            out.defaultWriteObject();
+            out.writeObject(values);
+        }
+
+        @java.io.Serial
+        private void readObject(java.io.ObjectInputStream in) throws IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            values = (long[]) in.readObject();
+        }
     }
 
     @Test
