@@ -130,25 +130,22 @@ final class FfmStream implements NativeStream {
     @Override
     public void write(byte[] buffer, int offset, int length) throws IOException {
         java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
-        write(writeBounce != null ? null : writeView(buffer), buffer, offset, length);
+        write(writeView(buffer), offset, length);
     }
 
     @Override
     public void writeArray(Object array, long byteOffset, long byteLength) throws IOException {
         MemorySegment memory = primitiveArrayMemory(array);
         java.util.Objects.checkFromIndexSize(byteOffset, byteLength, memory.byteSize());
-        write(memory, memory, byteOffset, byteLength);
+        write(memory, byteOffset, byteLength);
     }
 
-    /**
-     * Writes {@code length} bytes of {@code memory} (a heap segment, or null for a byte array not
-     * viewed yet) from {@code offset}; {@code source} is the same bytes as the bounced write takes them.
-     */
-    private void write(MemorySegment memory, Object source, long offset, long length) throws IOException {
+    /** Writes {@code length} bytes of {@code memory} (an array's heap segment) from {@code offset}. */
+    private void write(MemorySegment memory, long offset, long length) throws IOException {
         enter();
         try {
             if (writeBounce != null) {
-                writeBounced(source, offset, length);
+                writeBounced(memory, offset, length);
                 return;
             }
             long sent = 0;
@@ -223,19 +220,12 @@ final class FfmStream implements NativeStream {
         return (int) n;
     }
 
-    /**
-     * A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are
-     * handed over. {@code source}: a byte array, or a heap segment.
-     */
-    private void writeBounced(Object source, long offset, long length) throws Throwable {
+    /** A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are handed over. */
+    private void writeBounced(MemorySegment memory, long offset, long length) throws Throwable {
         long sent = 0;
         while (sent < length) {
             int n = (int) Math.min(length - sent, BOUNCE_BYTES);
-            if (source instanceof byte[] bytes) {
-                MemorySegment.copy(bytes, (int) (offset + sent), writeBounce, ValueLayout.JAVA_BYTE, 0, n);
-            } else {
-                MemorySegment.copy((MemorySegment) source, offset + sent, writeBounce, 0, n);
-            }
+            MemorySegment.copy(memory, offset + sent, writeBounce, 0, n);
             long rc = (long) calls.send.invokeExact(stream, writeBounce, (long) n, -1, writeError,
                     (long) FfmTransport.ERROR_BUFFER);
             if (rc < 0) {

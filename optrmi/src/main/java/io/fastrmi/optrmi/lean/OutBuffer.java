@@ -40,10 +40,6 @@ final class OutBuffer {
     private int pos = HEADER;
     private int openSegments;
 
-    OutBuffer(OutputStream sink) {
-        this(sink, null);
-    }
-
     OutBuffer(OutputStream sink, BulkOutput bulk) {
         this.sink = sink;
         this.bulk = bulk;

@@ -64,7 +64,7 @@ public interface BenchService extends Remote {
 
     /**
      * The address of a JMX connector (the JDK's RMI connector) to the server JVM's platform MBean
-     * server, started at the first call; not a kernel ({@link JmxScrapeKernel} scrapes through it).
+     * server, started at the first call; not a kernel ({@link JmxScrape} scrapes through it).
      */
     String jmxAddress() throws RemoteException;
 }

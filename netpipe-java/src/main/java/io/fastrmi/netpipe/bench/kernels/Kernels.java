@@ -21,7 +21,7 @@ public final class Kernels {
     private static final IntUnaryOperator BULK = Kernels::bulkCalls;
     private static final IntUnaryOperator SAME = n -> n;
     /** The client's work before each paced call: longer than any spin, as a job's own work between calls. */
-    public static final long THINK_NANOS = 200_000;
+    private static final long THINK_NANOS = 200_000;
     private static final IntUnaryOperator PACED = Kernels::pacedCalls;
     private static final IntUnaryOperator SCRAPES = Kernels::scrapes;
 
@@ -91,8 +91,11 @@ public final class Kernels {
                 return new SerialKernel<Node>(name, PACED, THINK_NANOS, i -> service.echo(tree), (i, result) ->
                         WrongResultException.expect(tree.equals(result), () -> name + ": sent " + tree + ", got " + result));
             }
-            case "jmx-scrape":
-                return new JmxScrapeKernel(name, SCRAPES, service);
+            case "jmx-scrape": {
+                JmxScrape scrape = new JmxScrape(service);
+                return new SerialKernel<Integer>(name, SCRAPES, i -> scrape.readAll(), (i, values) ->
+                        WrongResultException.expect(values > 0, () -> name + ": a scrape read no attribute"));
+            }
             default:
                 throw new IllegalArgumentException("no kernel " + name + "; there are " + ALL);
         }

@@ -1,6 +1,5 @@
 package io.fastrmi.netpipe.bench.kernels;
 
-import java.rmi.RemoteException;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -13,7 +12,7 @@ public final class SerialKernel<T> implements Kernel {
     /** The call; {@code i} numbers it, for calls that send a different value each time. */
     @FunctionalInterface
     public interface Call<T> {
-        T call(int i) throws RemoteException;
+        T call(int i) throws Exception;
     }
 
     /** Throws {@link WrongResultException} when call {@code i} returned the wrong {@code result}. */
@@ -52,7 +51,7 @@ public final class SerialKernel<T> implements Kernel {
     }
 
     @Override
-    public long[] run(int warmup, int calls) throws RemoteException {
+    public long[] run(int warmup, int calls) throws Exception {
         for (int i = 0; i < warmup; i++) {
             think();
             check.check(i, call.call(i));
