@@ -296,8 +296,8 @@ FASTRMI_API int fastrmi_ctx_may_spin_on_dead_peer(fastrmi_ctx *ctx);
 FASTRMI_API int64_t fastrmi_ctx_peers_gone(fastrmi_ctx *ctx);
 
 /*
- * How the context's waiting threads were woken, counted since it opened; on a context without a
- * doorbell (every provider but shm) only. A waiting thread sleeps in the provider's wait object
+ * How the context's waiting threads were woken, counted since it opened; the first three on a
+ * context without a doorbell (every provider but shm) only, the nudges (fastrmi_stream_nudge) on all. A waiting thread sleeps in the provider's wait object
  * only when no other thread of the context polls, so that one wake-up brings it its own message;
  * one woken there for another thread's message hands it over (a second wake-up) and leaves the
  * wait object to that thread. deputy_looks: how often the one sleeper that covers for a poller
@@ -307,6 +307,8 @@ struct fastrmi_wait_counts {
 	uint64_t woken_in_provider; /* wake-ups in the provider's wait object */
 	uint64_t woken_for_others;  /* ... that brought only other threads' messages */
 	uint64_t deputy_looks;
+	uint64_t nudges;            /* fastrmi_stream_nudge calls that found their stream's reader asleep */
+	uint64_t answered_nudged;   /* waits for data that a nudged spin answered */
 };
 FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts);
 
@@ -368,6 +370,22 @@ FASTRMI_API int64_t fastrmi_recv_at(fastrmi_stream *stream, void *base, size_t o
  * wait (a Java array) waits here, then takes the bytes with fastrmi_recv(timeout 0).
  */
 FASTRMI_API int64_t fastrmi_wait_readable(fastrmi_stream *stream, int timeout_ms, char *err, size_t errlen);
+
+/*
+ * A callback's turns, where one thread's data always comes first after another's wait began
+ * (the caller's handler gets the call back, the caller later the reply): the thread that knows
+ * whose data comes next nudges that stream's reader to spin for spin_nsec (fastrmi_stream_nudge:
+ * woken now if asleep; a reader not yet waiting spins in its next wait until then, on any
+ * context), then waits for its own data without spinning (fastrmi_wait_readable_after_nudge, as
+ * fastrmi_wait_readable otherwise), so that the one thread spinning is the one the next message is
+ * for. A nudged reader spins under adaptive waiting with a spin and room among its context's
+ * spinners, whatever its own budget learnt and however crowded the machine (the nudger's core is
+ * handed over), and yields its core between looks after FASTRMI_NUDGED_SPIN_YIELD_NSEC; it stops
+ * when its context wakes another thread. spin_nsec is capped at 1 ms.
+ */
+#define FASTRMI_NUDGED_SPIN_YIELD_NSEC 20000u
+FASTRMI_API int fastrmi_stream_nudge(fastrmi_stream *stream, uint64_t spin_nsec, char *err, size_t errlen);
+FASTRMI_API int64_t fastrmi_wait_readable_after_nudge(fastrmi_stream *stream, int timeout_ms, char *err, size_t errlen);
 
 /*
  * Waits, as fastrmi_send would, until fastrmi_send(timeout 0) can send at least one byte or

@@ -320,11 +320,29 @@ static int fr_leaves_poll(const struct fastrmi_stream *s, uint64_t now)
 }
 
 /*
+ * Whether a reader nudged now may spin for its data (fastrmi_stream_nudge): under adaptive waiting
+ * with a spin, where the context has room for one more spinner, whatever its own budget learnt, as
+ * the nudger knows better. Not asked whether the machine is crowded: a nudge hands the nudger's core
+ * over (the nudger waits without spinning), and in a callback's turns a look at the run queue finds
+ * the one thread woken beside the one about to sleep: the crowd rule refused almost every nudge
+ * (docs/design.md has the figures).
+ */
+static int fr_may_spin_nudged(const struct fastrmi_stream *s, int counted)
+{
+	const struct fastrmi_ctx *ctx = s->ctx;
+
+	if (ctx->wait_mode != FASTRMI_WAIT_ADAPTIVE || ctx->spin_nsec == 0)
+		return 0;
+	return counted || ctx->spinners < fr_wait_spinners_max();
+}
+
+/*
  * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
  * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
  * the context woke another waiting thread meanwhile: in a nested call (a callback) that thread
  * is the one we wait for, and it needs the core we would spin on. Adaptive waiting lets only so
- * many threads of a context spin at once (fr_wait_spinners_max): the others block at once.
+ * many threads of a context spin at once (fr_wait_spinners_max): the others block at once. A
+ * reader nudged (fastrmi_stream_nudge) spins again, woken if it slept, until the nudge ends.
  */
 static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
 			char *err, size_t errlen)
@@ -332,9 +350,9 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	struct fastrmi_ctx *ctx = s->ctx;
 	struct fr_wait_budget *budget = ready == fr_recv_ready ? &s->rx_wait : &s->tx_wait;
 	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
-	uint64_t start = 0, spin = 0, now;
-	unsigned long wakes = 0;
-	int waiting = 0, blocked = 0, counted = 0;
+	uint64_t start = 0, spin = 0, now, nudged_since = 0;
+	unsigned long wakes = 0, nudged_wakes = 0;
+	int waiting = 0, blocked = 0, counted = 0, nudged = 0;
 	enum fr_may_poll may_poll = FR_MAY_POLL;
 	unsigned long block_wakes = 0;
 	int ret;
@@ -356,8 +374,13 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			break;
 		}
 		if (ready(s)) {
-			if (waiting && adaptive)
+			/* A nudged spin's answer says nothing of the stream's own budget. */
+			if (nudged > 0)
+				ctx->wait_counts.answered_nudged++;
+			else if (waiting && adaptive)
 				fr_wait_learn(budget, ctx->spin_nsec, fr_now_nsec() - start, !blocked);
+			if (waiting)
+				s->nudged_until = 0;
 			ret = 0;
 			break;
 		}
@@ -386,6 +409,9 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 						adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now));
 			if (spin > 0 && adaptive && ctx->spinners >= fr_wait_spinners_max())
 				spin = 0;
+			/* It nudged the stream whose data comes first: that one's reader spins, not this. */
+			if (s->nudging)
+				spin = 0;
 			/* Counted in any wait mode: a thread that spins polls, so others leave the wait object. */
 			if (spin > 0) {
 				ctx->spinners++;
@@ -396,6 +422,29 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			/* Spin, but let other threads of this context at the lock. */
 			pthread_mutex_unlock(&ctx->lock);
 			fr_relax();
+			pthread_mutex_lock(&ctx->lock);
+			continue;
+		}
+		if (ready == fr_recv_ready && s->nudged_until > now && nudged == 0) {
+			nudged = fr_may_spin_nudged(s, counted) ? 1 : -1;
+			nudged_since = now;
+			nudged_wakes = ctx->wakes;
+			if (nudged > 0 && !counted) {
+				ctx->spinners++;
+				counted = 1;
+			}
+		}
+		/* Spun out, not for spinning here, or the context woke another thread (its turn now). */
+		if (nudged != 0 && (nudged < 0 || s->nudged_until <= now || ctx->wakes != nudged_wakes)) {
+			s->nudged_until = 0;
+			nudged = 0;
+		}
+		if (nudged > 0) {
+			pthread_mutex_unlock(&ctx->lock);
+			if (now - nudged_since >= FASTRMI_NUDGED_SPIN_YIELD_NSEC)
+				(void)sched_yield(); /* the nudger's guess ran long: a thread that needs this core gets it */
+			else
+				fr_relax();
 			pthread_mutex_lock(&ctx->lock);
 			continue;
 		}
@@ -480,4 +529,26 @@ FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_c
 	pthread_mutex_lock(&ctx->lock);
 	*counts = ctx->wait_counts;
 	pthread_mutex_unlock(&ctx->lock);
+}
+
+FASTRMI_API int fastrmi_stream_nudge(fastrmi_stream *s, uint64_t spin_nsec, char *err, size_t errlen)
+{
+	struct fastrmi_ctx *ctx;
+
+	fr_clearerr(err, errlen);
+	if (s == NULL) {
+		fr_seterr(err, errlen, "fastrmi_stream_nudge: stream is NULL");
+		return FASTRMI_ERR_INVALID;
+	}
+	if (spin_nsec > FR_NUDGED_SPIN_MAX_NSEC)
+		spin_nsec = FR_NUDGED_SPIN_MAX_NSEC;
+	ctx = s->ctx;
+	pthread_mutex_lock(&ctx->lock);
+	s->nudged_until = fr_now_nsec() + spin_nsec;
+	if (s->sleepers > 0 || (ctx->poller && ctx->poller_stream == s)) {
+		ctx->wait_counts.nudges++;
+		fr_wake_stream(s);
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return 0;
 }

@@ -465,21 +465,39 @@ FASTRMI_API int64_t fastrmi_recv_at(fastrmi_stream *s, void *base, size_t offset
 	return fastrmi_recv(s, base == NULL ? NULL : (unsigned char *)base + offset, cap, timeout_ms, err, errlen);
 }
 
-FASTRMI_API int64_t fastrmi_wait_readable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
+/* fastrmi_wait_readable; without spinning when nudging (its thread nudged the stream whose data comes first). */
+static int64_t fr_wait_readable(fastrmi_stream *s, int nudging, int timeout_ms, char *err, size_t errlen)
 {
 	int64_t ret;
 
+	pthread_mutex_lock(&s->ctx->lock);
+	s->nudging = nudging;
+	ret = fr_wait(s, fr_recv_ready, fr_deadline(timeout_ms), err, errlen);
+	s->nudging = 0;
+	if (ret == 0)
+		ret = (int64_t)s->ring_count;
+	pthread_mutex_unlock(&s->ctx->lock);
+	return ret;
+}
+
+FASTRMI_API int64_t fastrmi_wait_readable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
+{
 	fr_clearerr(err, errlen);
 	if (s == NULL) {
 		fr_seterr(err, errlen, "fastrmi_wait_readable: stream is NULL");
 		return FASTRMI_ERR_INVALID;
 	}
-	pthread_mutex_lock(&s->ctx->lock);
-	ret = fr_wait(s, fr_recv_ready, fr_deadline(timeout_ms), err, errlen);
-	if (ret == 0)
-		ret = (int64_t)s->ring_count;
-	pthread_mutex_unlock(&s->ctx->lock);
-	return ret;
+	return fr_wait_readable(s, 0, timeout_ms, err, errlen);
+}
+
+FASTRMI_API int64_t fastrmi_wait_readable_after_nudge(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
+{
+	fr_clearerr(err, errlen);
+	if (s == NULL) {
+		fr_seterr(err, errlen, "fastrmi_wait_readable_after_nudge: stream is NULL");
+		return FASTRMI_ERR_INVALID;
+	}
+	return fr_wait_readable(s, 1, timeout_ms, err, errlen);
 }
 
 FASTRMI_API int fastrmi_wait_writable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)

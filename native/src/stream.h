@@ -28,6 +28,8 @@
 /* Arms in a row answered "busy" with nothing delivered, before we sleep anyway. */
 #define FR_BUSY_ARMS_MAX 16
 #define FR_FOREVER UINT64_MAX
+/* The longest spin a nudge buys (fastrmi_stream_nudge): a guard; the binding asks for less. */
+#define FR_NUDGED_SPIN_MAX_NSEC 1000000u
 /* How long closing a stream waits for its messages in flight to be taken, and how long a
  * closed stream takes (and drops) what its peer still sends. */
 #define FR_LINGER_MS 2000
@@ -74,6 +76,8 @@ struct fastrmi_stream {
 	struct fr_wait_budget tx_wait; /* for credit or a send buffer */
 	uint64_t rx_waited_nsec; /* moving average of its waits for data, short or long */
 	uint64_t rx_wait_since;  /* when its current wait for data began (0: none) */
+	uint64_t nudged_until;   /* another thread said its data is due: spin for it until then (0: no) */
+	int nudging;             /* its reader nudged another stream's and waits without spinning */
 	pthread_cond_t cond;
 	unsigned sleepers;
 	int wants_tx;           /* its waiter needs a free send buffer */

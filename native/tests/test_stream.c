@@ -1422,6 +1422,124 @@ out:
 	return ret;
 }
 
+/* ---- a nudge: a sleeping reader spins for data another thread knows is due -------------- *
+ *
+ * The parent's reader thread sleeps on stream 1 (its spin long over). Each round the child sends a
+ * byte once told to on the socketpair; in the nudged rounds the parent first nudges the reader to
+ * spin for 1 ms, which wakes it, and tells the child 0.2 ms later: the byte then comes while the
+ * reader spins. Rounds without a nudge, or under wait = block (no spin), are answered asleep. */
+
+#define NUDGE_ROUNDS 10
+#define NUDGE_SPIN_NSEC 1000000u /* the most a nudge buys */
+
+struct nudge_reader {
+	fastrmi_stream *st;
+	int rounds;
+	int got;
+	char err[ERRMSG];
+};
+
+static void *nudge_reader_thread(void *p)
+{
+	struct nudge_reader *r = p;
+	char c;
+
+	for (int i = 0; i < r->rounds; i++) {
+		if (fastrmi_recv(r->st, &c, 1, -1, r->err, sizeof(r->err)) != 1 || c != (char)('a' + i))
+			return NULL;
+		r->got++;
+	}
+	return NULL;
+}
+
+/* One batch of rounds; what the context counted meanwhile goes to *delta. */
+static int nudge_rounds(struct side *s, fastrmi_stream *st, int nudging, struct fastrmi_wait_counts *delta,
+			char *why, size_t whylen)
+{
+	struct nudge_reader reader = { .st = st, .rounds = NUDGE_ROUNDS };
+	struct fastrmi_wait_counts before, after;
+	pthread_t thread;
+	char err[ERRMSG];
+	int ret = -1;
+
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	if (pthread_create(&thread, NULL, nudge_reader_thread, &reader) != 0) {
+		snprintf(why, whylen, "pthread_create failed");
+		return -1;
+	}
+	for (int i = 0; i < NUDGE_ROUNDS; i++) {
+		usleep(20000); /* the reader asleep */
+		if (nudging && fastrmi_stream_nudge(st, NUDGE_SPIN_NSEC, err, sizeof(err)) != 0) {
+			snprintf(why, whylen, "fastrmi_stream_nudge: %s", err);
+			break;
+		}
+		usleep(200);
+		if (sync_send(s) != 0) {
+			snprintf(why, whylen, "cannot tell the child to send");
+			break;
+		}
+	}
+	pthread_join(thread, NULL);
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	delta->nudges = after.nudges - before.nudges;
+	delta->answered_nudged = after.answered_nudged - before.answered_nudged;
+	if (reader.got != NUDGE_ROUNDS)
+		snprintf(why, whylen, "the reader got %d of %d bytes: %s", reader.got, NUDGE_ROUNDS, reader.err);
+	else
+		ret = 0;
+	return ret;
+}
+
+static int nudge_parent(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	struct fastrmi_wait_counts plain, nudged, blocking;
+	char err[ERRMSG];
+	int ret = -1;
+
+	if (fastrmi_ctx_set_wait(s->ctx, FASTRMI_WAIT_ADAPTIVE, 0, err, sizeof(err)) != 0 ||
+	    open_stream(s, 1, 2, &st, why, whylen) != 0)
+		goto out;
+	if (nudge_rounds(s, st, 0, &plain, why, whylen) != 0 || nudge_rounds(s, st, 1, &nudged, why, whylen) != 0)
+		goto out;
+	if (fastrmi_ctx_set_wait(s->ctx, FASTRMI_WAIT_BLOCK, 0, err, sizeof(err)) != 0 ||
+	    nudge_rounds(s, st, 1, &blocking, why, whylen) != 0)
+		goto out;
+	/* A nudge finds the reader asleep (20 ms after its last byte) and is answered while it spins,
+	 * but for a round whose wake-up a busy machine delayed past the byte. */
+	if (plain.nudges != 0 || plain.answered_nudged != 0 || nudged.nudges != NUDGE_ROUNDS ||
+	    nudged.answered_nudged < NUDGE_ROUNDS / 2 || blocking.nudges != NUDGE_ROUNDS || blocking.answered_nudged != 0) {
+		snprintf(why, whylen, "%d rounds each; not nudged: %" PRIu64 " nudges, %" PRIu64 " answered nudged; "
+			 "nudged: %" PRIu64 " nudges, %" PRIu64 " answered nudged; under wait = block: %" PRIu64
+			 " nudges, %" PRIu64 " answered nudged", NUDGE_ROUNDS, plain.nudges, plain.answered_nudged,
+			 nudged.nudges, nudged.answered_nudged, blocking.nudges, blocking.answered_nudged);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
+static int nudge_child(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	int ret = -1;
+
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0)
+		goto out;
+	for (int i = 0; i < 3 * NUDGE_ROUNDS; i++) {
+		char c = (char)('a' + i % NUDGE_ROUNDS);
+
+		if (sync_wait(s) != 0 || send_all(st, &c, 1, why, whylen) != 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
 /* ---- a crowded machine: sleepers on the doorbell slots' pipes ----------------------------- *
  *
  * With more runnable threads than cores, a waiter on a doorbell context sleeps on its slot's
@@ -1716,6 +1834,10 @@ static void run_config(const struct config *cfg)
 		       "handed over", parent, why, child, 0);
 	}
 
+	parent = run_pair(cfg, nudge_parent, nudge_child, why, sizeof(why), NULL, &child);
+	report(cfg, "a nudge wakes a sleeping reader to spin, and its data is answered spinning; none under wait = block",
+	       parent, why, child, 0);
+
 	test_server_first(cfg, cfg->backend == FASTRMI_BACKEND_OFI && strcmp(cfg->provider, "shm") == 0 ? SF_ROUNDS : 5);
 
 	if (strcmp(cfg->provider, "shm") == 0) /* the transports with a doorbell */
@@ -1738,6 +1860,14 @@ static void test_errors(void)
 	      fastrmi_send_at(NULL, NULL, 8, 4, 0, err, sizeof(err)) == FASTRMI_ERR_INVALID &&
 	      fastrmi_recv_at(NULL, NULL, 8, 4, 0, err, sizeof(err)) == FASTRMI_ERR_INVALID &&
 	      strstr(err, "fastrmi_recv_at") != NULL, "err \"%s\"", err);
+	ret = fastrmi_stream_nudge(NULL, 1000, err, sizeof(err));
+	CHECK("fastrmi_stream_nudge refuses a NULL stream with a message",
+	      ret == FASTRMI_ERR_INVALID && strstr(err, "fastrmi_stream_nudge: stream is NULL") != NULL,
+	      "returned %d, err \"%s\"", ret, err);
+	ret = (int)fastrmi_wait_readable_after_nudge(NULL, 0, err, sizeof(err));
+	CHECK("fastrmi_wait_readable_after_nudge refuses a NULL stream with a message",
+	      ret == FASTRMI_ERR_INVALID && strstr(err, "fastrmi_wait_readable_after_nudge: stream is NULL") != NULL,
+	      "returned %d, err \"%s\"", ret, err);
 	ret = fastrmi_ctx_set_wait(NULL, FASTRMI_WAIT_BLOCK, 0, err, sizeof(err));
 	CHECK("fastrmi_ctx_set_wait refuses a NULL context with a message",
 	      ret == FASTRMI_ERR_INVALID && strstr(err, "NULL") != NULL, "returned %d, err \"%s\"", ret, err);

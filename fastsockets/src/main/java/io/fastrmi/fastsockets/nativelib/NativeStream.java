@@ -15,6 +15,21 @@ public interface NativeStream {
      */
     int read(byte[] buffer, int offset, int length, int timeoutMillis) throws IOException;
 
+    /**
+     * Reads as {@link #read}, after nudging {@code first}'s reader to spin for its data for
+     * {@code spinNanos} (woken if it sleeps): in a callback's turns {@code first}'s data comes
+     * before this stream's, so this read waits without spinning and leaves the core to that
+     * reader. A {@code first} that is closed, or of another library, is not nudged.
+     */
+    int readAfterNudging(NativeStream first, long spinNanos, byte[] buffer, int offset, int length, int timeoutMillis)
+            throws IOException;
+
+    /**
+     * When the last read began to wait for its data (System.nanoTime), or 0 when it found its
+     * bytes at once (for its reader).
+     */
+    long lastReadWaitedSince();
+
     /** Writes every byte, waiting for the reader's credit as long as it takes. */
     void write(byte[] buffer, int offset, int length) throws IOException;
 

@@ -31,6 +31,14 @@ public final class NativeConnection {
      */
     public static final int UNUSED = 0x55;
 
+    /**
+     * The order in which this JVM's native connections got their data after waiting for it: in a
+     * callback the caller's data never comes first after its request (its handler's does), so the
+     * caller nudges its handler's reader to spin and waits without spinning, and the handler
+     * likewise the caller at its reply ({@link NativeStream#readAfterNudging}).
+     */
+    private static final ArrivalOrder ARRIVALS = new ArrivalOrder();
+
     /** The socket's SO_TIMEOUT, read by every read; and what closing a stream closes (the socket). */
     private final IntSupplier soTimeoutMillis;
     private final Closeable socket;
@@ -164,6 +172,8 @@ public final class NativeConnection {
 
     private final class Input extends InputStream {
         private final byte[] one = new byte[1];
+        /** Which connection's data came first after this one's last waits began (its reader's). */
+        private final FirstArrival firstArrival = new FirstArrival();
 
         @Override
         public int read() throws IOException {
@@ -176,7 +186,7 @@ public final class NativeConnection {
                 return -1;
             }
             try {
-                int n = stream.read(b, off, len, soTimeoutMillis.getAsInt());
+                int n = readInTurn(b, off, len, soTimeoutMillis.getAsInt());
                 if (closing) {
                     // Closed while this read waited: the end the close sent may have come back
                     // first, but java.net says "closed" to a read that a close cut short.
@@ -191,6 +201,30 @@ public final class NativeConnection {
                 }
                 throw explained(e);
             }
+        }
+
+        /**
+         * A read that counts in the JVM's order of arrivals, and after a wait learns whose data came
+         * first; when that was another connection's 3 times in a row (a callback's turns), it nudges
+         * that connection's reader to spin and waits without spinning itself. Only a wait reads the
+         * clock: a read that finds its bytes counts with no time (a turn of 0, the shortest nudge).
+         */
+        private int readInTurn(byte[] b, int off, int len, int timeoutMillis) throws IOException {
+            long since = ARRIVALS.count();
+            int n = firstArrival.confident() instanceof NativeConnection first && first != NativeConnection.this
+                    ? stream.readAfterNudging(first.stream, firstArrival.nudgedSpinNanos(), b, off, len, timeoutMillis)
+                    : stream.read(b, off, len, timeoutMillis);
+            if (n > 0) {
+                long waitedSince = stream.lastReadWaitedSince();
+                ARRIVALS.arrived(NativeConnection.this, waitedSince == 0 ? 0 : System.nanoTime());
+                if (waitedSince != 0) {
+                    int slot = ARRIVALS.firstSince(since);
+                    long firstNanos = slot < 0 ? 0 : ARRIVALS.nanosAt(slot);
+                    firstArrival.observe(slot < 0 ? null : ARRIVALS.streamAt(slot),
+                            firstNanos == 0 ? 0 : firstNanos - waitedSince);
+                }
+            }
+            return n;
         }
 
         @Override

@@ -28,14 +28,6 @@ public final class PollingInput extends FilterInputStream {
     static final long BLOCKED_NANOS = 5_000;
 
     /**
-     * A nudged reader spins at most this long for its data, yielding its core after the first
-     * {@link #NUDGED_SPIN_MIN_NANOS}: the turn of a callback's other side takes 20-100 µs across
-     * hosts here; a wrong guess costs no more than this.
-     */
-    static final long NUDGED_SPIN_MAX_NANOS = 250_000;
-    /** ...and at least this long (the default spin), from the nudge on. */
-    static final long NUDGED_SPIN_MIN_NANOS = 20_000;
-    /**
      * A nudgeable sleep lasts at most this long, then the reader blocks in the socket's own read, a
      * connection so idle being in no callback's turns; a socket with an SO_TIMEOUT sleeps on in
      * slices up to {@link #NUDGEABLE_SLICE_MAX_MILLIS} until its timeout, so that it fires on time,
@@ -157,8 +149,7 @@ public final class PollingInput extends FilterInputStream {
             return in.read(b, off, len);
         }
         waited = true;
-        long window = Math.min(NUDGED_SPIN_MAX_NANOS, Math.max(NUDGED_SPIN_MIN_NANOS, 2 * firstArrival.averageNanos()));
-        first.sleep.nudgeToSpin(System.nanoTime() + window);
+        first.sleep.nudgeToSpin(System.nanoTime() + firstArrival.nudgedSpinNanos());
         return readWithoutLooking(null, b, off, len);
     }
 
@@ -198,7 +189,7 @@ public final class PollingInput extends FilterInputStream {
             // The machine may have become crowded since the nudger looked: then this one sleeps on.
             if (budget.maySpin() && spinners.enter()) {
                 try {
-                    if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps(), System.nanoTime() + NUDGED_SPIN_MIN_NANOS)) {
+                    if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps(), System.nanoTime() + FirstArrival.NUDGED_SPIN_MIN_NANOS)) {
                         sleepAnsweredSpinning = true;
                         answeredNudged++; // the reader alone writes it
                         break;

@@ -52,6 +52,8 @@ final class FfmStream implements NativeStream {
     private volatile Thread closer;
     private ArrayView readView = ArrayView.NONE;
     private ArrayView writeView = ArrayView.NONE;
+    /** When the last read began to wait, 0 when it found its bytes at once (the reader's own). */
+    private long readWaitedSince;
     /** Null where critical downcalls are safe; else where reads and writes go through. */
     private final MemorySegment readBounce;
     private final MemorySegment writeBounce;
@@ -87,28 +89,65 @@ final class FfmStream implements NativeStream {
 
     @Override
     public int read(byte[] buffer, int offset, int length, int timeoutMillis) throws IOException {
+        return read(false, buffer, offset, length, timeoutMillis);
+    }
+
+    /**
+     * Nudges {@code first}'s reader (when it is an open stream of this library) in a call of its
+     * own, so that a close of {@code first} never waits for this read; then reads.
+     */
+    @Override
+    public int readAfterNudging(NativeStream first, long spinNanos, byte[] buffer, int offset, int length,
+            int timeoutMillis) throws IOException {
+        boolean nudged = first instanceof FfmStream other && other != this && other.nudge(spinNanos);
+        return read(nudged, buffer, offset, length, timeoutMillis);
+    }
+
+    @Override
+    public long lastReadWaitedSince() {
+        return readWaitedSince;
+    }
+
+    /** Whether this stream's reader was nudged; false once the stream is closing, aborted or failed. */
+    private boolean nudge(long spinNanos) {
+        if (!tryEnter(CLOSING | ABORTED)) {
+            return false;
+        }
+        try {
+            // No error buffer: this stream's reader and writer may be using theirs; a nudge of an
+            // open stream cannot fail.
+            return (int) calls.streamNudge.invokeExact(stream, spinNanos, MemorySegment.NULL, 0L) == 0;
+        } catch (Throwable t) {
+            return false;
+        } finally {
+            exit();
+        }
+    }
+
+    /** {@code afterNudge}: this thread nudged another stream's reader, which spins; this one waits without spinning. */
+    private int read(boolean afterNudge, byte[] buffer, int offset, int length, int timeoutMillis) throws IOException {
         java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
+        readWaitedSince = 0;
         if (length == 0) {
             return 0;
         }
         enter();
         try {
-            if (readBounce != null) {
-                return readBounced(buffer, offset, length, timeoutMillis);
-            }
-            MemorySegment array = readView(buffer);
-            long n = (long) calls.recvNow.invokeExact(stream, array, (long) offset, (long) length, 0, readError,
-                    (long) FfmTransport.ERROR_BUFFER);
+            MemorySegment array = readBounce != null ? null : readView(buffer);
+            long n = readNow(array, buffer, offset, length);
             if (NativeStatus.ERR_TIMEOUT.is(n)) {
                 // Nothing there: wait with no array in hand, then copy.
-                n = (long) calls.waitReadable.invokeExact(stream, timeoutMillis == 0 ? -1 : timeoutMillis, readError,
-                        (long) FfmTransport.ERROR_BUFFER);
+                readWaitedSince = System.nanoTime();
+                int timeout = timeoutMillis == 0 ? -1 : timeoutMillis;
+                n = afterNudge
+                        ? (long) calls.waitReadableAfterNudge.invokeExact(stream, timeout, readError, (long) FfmTransport.ERROR_BUFFER)
+                        : (long) calls.waitReadable.invokeExact(stream, timeout, readError, (long) FfmTransport.ERROR_BUFFER);
                 if (n < 0) {
-                    throw failure("read", "fastrmi_wait_readable", n, readError);
+                    throw failure("read", afterNudge ? "fastrmi_wait_readable_after_nudge" : "fastrmi_wait_readable", n,
+                            readError);
                 }
                 if (n > 0) {
-                    n = (long) calls.recvNow.invokeExact(stream, array, (long) offset, (long) length, 0, readError,
-                            (long) FfmTransport.ERROR_BUFFER);
+                    n = readNow(array, buffer, offset, length);
                 }
             }
             if (n == 0) {
@@ -125,6 +164,23 @@ final class FfmStream implements NativeStream {
         } finally {
             exit();
         }
+    }
+
+    /**
+     * What is there now, without waiting (ERR_TIMEOUT: nothing): critically into the array's
+     * {@code view}, or as an ordinary downcall through {@link #readBounce}.
+     */
+    private long readNow(MemorySegment view, byte[] buffer, int offset, int length) throws Throwable {
+        if (readBounce == null) {
+            return (long) calls.recvNow.invokeExact(stream, view, (long) offset, (long) length, 0, readError,
+                    (long) FfmTransport.ERROR_BUFFER);
+        }
+        long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES), 0, readError,
+                (long) FfmTransport.ERROR_BUFFER);
+        if (n > 0) {
+            MemorySegment.copy(readBounce, ValueLayout.JAVA_BYTE, 0, buffer, offset, (int) n);
+        }
+        return n;
     }
 
     @Override
@@ -204,20 +260,6 @@ final class FfmStream implements NativeStream {
             case double[] a -> MemorySegment.ofArray(a);
             default -> throw new IllegalArgumentException("not an array of numbers: " + array.getClass().getName());
         };
-    }
-
-    /** A read as an ordinary downcall, through {@link #readBounce}. */
-    private int readBounced(byte[] buffer, int offset, int length, int timeoutMillis) throws Throwable {
-        long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES),
-                timeoutMillis == 0 ? -1 : timeoutMillis, readError, (long) FfmTransport.ERROR_BUFFER);
-        if (n == 0) {
-            return -1;
-        }
-        if (n < 0) {
-            throw failure("read", "fastrmi_recv", n, readError);
-        }
-        MemorySegment.copy(readBounce, ValueLayout.JAVA_BYTE, 0, buffer, offset, (int) n);
-        return (int) n;
     }
 
     /** A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are handed over. */

@@ -35,6 +35,8 @@ final class NativeCalls {
     final MethodHandle sendNow;
     final MethodHandle recvNow;
     final MethodHandle waitReadable;
+    final MethodHandle waitReadableAfterNudge;
+    final MethodHandle streamNudge;
     final MethodHandle waitWritable;
     final MethodHandle available;
     final MethodHandle shutdownWrite;
@@ -80,6 +82,10 @@ final class NativeCalls {
         recvNow = linker.downcallHandle(find(library, "fastrmi_recv_at"), transferAt, critical);
         waitReadable = linker.downcallHandle(find(library, "fastrmi_wait_readable"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
+        waitReadableAfterNudge = linker.downcallHandle(find(library, "fastrmi_wait_readable_after_nudge"),
+                FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
+        streamNudge = linker.downcallHandle(find(library, "fastrmi_stream_nudge"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
         waitWritable = linker.downcallHandle(find(library, "fastrmi_wait_writable"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
         available = linker.downcallHandle(find(library, "fastrmi_available"), FunctionDescriptor.of(JAVA_LONG, ADDRESS));

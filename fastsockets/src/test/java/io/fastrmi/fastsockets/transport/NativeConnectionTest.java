@@ -30,6 +30,17 @@ class NativeConnectionTest {
         }
 
         @Override
+        public int readAfterNudging(NativeStream first, long spinNanos, byte[] buffer, int offset, int length,
+                int timeoutMillis) {
+            return -1;
+        }
+
+        @Override
+        public long lastReadWaitedSince() {
+            return 0;
+        }
+
+        @Override
         public void write(byte[] buffer, int offset, int length) {
             sends.add(length);
             bytes.write(buffer, offset, length);
