@@ -77,9 +77,13 @@ public final class PollingInput extends FilterInputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+        // Blocking at once (a crowded machine, a JVM still compiling the path) costs what stock's
+        // read costs: no look for data.
+        if (len == 0 || !spinners.warmRead()) {
+            return in.read(b, off, len);
+        }
         WaitBudget waits = budget();
-        // Blocking at once (a crowded machine) costs what stock's read costs: no look for data.
-        if (waits == null || len == 0 || !waits.maySpin()) {
+        if (waits == null || !waits.maySpin()) {
             return in.read(b, off, len);
         }
         // Every read that brings data counts in the group's order of arrivals, one found there at

@@ -17,7 +17,7 @@ import java.util.function.IntSupplier;
  */
 public final class TcpWaits {
 
-    private static final Spinners SPINNERS = new Spinners(TcpWaits::spinnersMax);
+    private static final Spinners SPINNERS = new Spinners(TcpWaits::spinnersMax, Spinners.COLD_READS);
     private static volatile int spinnersMax = -1;
 
     private TcpWaits() {

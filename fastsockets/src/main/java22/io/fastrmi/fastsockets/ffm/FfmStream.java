@@ -33,6 +33,9 @@ final class FfmStream implements NativeStream {
     /** Each direction's buffer outside the heap, on a context never called critically. */
     private static final int BOUNCE_BYTES = 32 * 1024;
 
+    /** A bounced read that took longer than this waited for its data: one that finds it takes a few µs at most. */
+    private static final long WAITED_NANOS = 5_000;
+
     /** Larger arrays get a view per call (its cost is nothing beside their copy), so an idle stream never keeps one alive. */
     private static final int KEPT_VIEW_MAX = 256 * 1024;
 
@@ -133,6 +136,9 @@ final class FfmStream implements NativeStream {
         }
         enter();
         try {
+            if (readBounce != null && !afterNudge) {
+                return readBounced(buffer, offset, length, timeoutMillis);
+            }
             MemorySegment array = readBounce != null ? null : readView(buffer);
             long n = readNow(array, buffer, offset, length);
             if (NativeStatus.ERR_TIMEOUT.is(n)) {
@@ -260,6 +266,28 @@ final class FfmStream implements NativeStream {
             case double[] a -> MemorySegment.ofArray(a);
             default -> throw new IllegalArgumentException("not an array of numbers: " + array.getClass().getName());
         };
+    }
+
+    /**
+     * A read as one ordinary downcall that waits in the library if it must, through {@link
+     * #readBounce}: one call where a look first would make two on most reads of a ping-pong. A read
+     * that took longer than {@link #WAITED_NANOS} waited.
+     */
+    private int readBounced(byte[] buffer, int offset, int length, int timeoutMillis) throws Throwable {
+        long start = System.nanoTime();
+        long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES),
+                timeoutMillis == 0 ? -1 : timeoutMillis, readError, (long) FfmTransport.ERROR_BUFFER);
+        if (System.nanoTime() - start > WAITED_NANOS) {
+            readWaitedSince = start;
+        }
+        if (n == 0) {
+            return -1;
+        }
+        if (n < 0) {
+            throw failure("read", "fastrmi_recv", n, readError);
+        }
+        MemorySegment.copy(readBounce, ValueLayout.JAVA_BYTE, 0, buffer, offset, (int) n);
+        return (int) n;
     }
 
     /** A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are handed over. */

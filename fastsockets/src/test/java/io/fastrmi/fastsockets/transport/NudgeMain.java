@@ -48,7 +48,7 @@ public final class NudgeMain {
                 Socket serverA = listener.accept();
                 Socket handlerSide = new Socket(loopback, listener.getLocalPort());
                 Socket serverB = listener.accept()) {
-            Spinners group = new Spinners(() -> 1);
+            Spinners group = new Spinners(() -> 1, 0);
             PollingInput caller = input(callerSide, library, group);
             PollingInput handler = input(handlerSide, library, group);
             print("socket-fd-found", SocketDescriptors.of(callerSide) >= 0);

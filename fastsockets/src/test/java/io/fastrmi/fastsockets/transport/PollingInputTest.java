@@ -103,7 +103,7 @@ class PollingInputTest {
     @Test
     void aReplyThatComesWhileSpinningIsAnsweredSpinning() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
-        Spinners spinners = new Spinners(() -> 1);
+        Spinners spinners = new Spinners(() -> 1, 0);
         PollingInput in = polling(budget, spinners);
         Thread t = writeWhen(() -> spinners.spinning() == 1, new byte[] {1, 2, 3}, () -> { });
         byte[] got = new byte[3];
@@ -116,9 +116,22 @@ class PollingInputTest {
     }
 
     @Test
+    void aColdGroupsFirstReadsReadAsStockDoes() throws Exception {
+        RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
+        Spinners spinners = new Spinners(() -> 1, 2);
+        PollingInput in = polling(budget, spinners);
+        writer.getOutputStream().write(new byte[] {1, 2, 3});
+        assertEquals(1, in.read());
+        assertEquals(2, in.read());
+        assertEquals(0, budget.spinAsked, "no budget asked while cold");
+        assertEquals(3, in.read());
+        assertEquals(1, budget.spinAsked, "asked once warm");
+    }
+
+    @Test
     void noSpinBlocksAndCountsTheWakeUp() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, 0);
-        Spinners spinners = new Spinners(() -> 1);
+        Spinners spinners = new Spinners(() -> 1, 0);
         PollingInput in = polling(budget, spinners);
         Thread t = writeWhen(() -> budget.spinAsked == 1, new byte[] {7}, () -> { });
         assertEquals(7, in.read());
@@ -130,7 +143,7 @@ class PollingInputTest {
     @Test
     void aMachineWhereNoWaitMaySpinReadsAsStockDoes() throws Exception {
         RecordingBudget budget = new RecordingBudget(false, LONG_SPIN);
-        Spinners spinners = new Spinners(() -> 1);
+        Spinners spinners = new Spinners(() -> 1, 0);
         PollingInput in = polling(budget, spinners);
         Thread t = writeWhen(() -> true, new byte[] {9}, () -> { });
         assertEquals(9, in.read());
@@ -143,7 +156,7 @@ class PollingInputTest {
     @Test
     void bytesAlreadyThereAreNoWait() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
-        PollingInput in = polling(budget, new Spinners(() -> 1));
+        PollingInput in = polling(budget, new Spinners(() -> 1, 0));
         writer.getOutputStream().write(new byte[] {4, 5});
         while (reader.getInputStream().available() < 2) {
             Thread.sleep(1);
@@ -161,7 +174,7 @@ class PollingInputTest {
     @Test
     void aBudgetWithNoSpinNeverLooksForData() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, 0);
-        Spinners spinners = new Spinners(() -> 1);
+        Spinners spinners = new Spinners(() -> 1, 0);
         int[] looks = new int[1];
         InputStream counting = new java.io.FilterInputStream(reader.getInputStream()) {
             @Override
@@ -182,7 +195,7 @@ class PollingInputTest {
     @Test
     void onlySoManyThreadsSpinAtOnce() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
-        Spinners full = new Spinners(() -> 0);
+        Spinners full = new Spinners(() -> 0, 0);
         PollingInput in = polling(budget, full);
         Thread t = writeWhen(() -> budget.spinAsked == 1, new byte[] {1}, () -> { });
         assertEquals(1, in.read());
@@ -194,7 +207,7 @@ class PollingInputTest {
     @Test
     void anotherThreadsWakeUpEndsTheSpinAndTheNextWaitBlocksAtOnce() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
-        Spinners spinners = new Spinners(() -> 1);
+        Spinners spinners = new Spinners(() -> 1, 0);
         PollingInput in = polling(budget, spinners);
         // While the reader spins, another thread of the group is woken (a callback's handler):
         // the reader stops spinning and blocks, though its spin has 30 s left.
@@ -220,7 +233,7 @@ class PollingInputTest {
 
     @Test
     void withoutABudgetReadsBlockAndEndOfStreamIsSeen() throws Exception {
-        Spinners spinners = new Spinners(() -> 1);
+        Spinners spinners = new Spinners(() -> 1, 0);
         PollingInput in = new PollingInput(reader.getInputStream(), () -> null, spinners);
         Thread t = writeWhen(() -> true, new byte[] {6}, () -> { });
         assertEquals(6, in.read());
@@ -233,7 +246,7 @@ class PollingInputTest {
     @Test
     void endOfStreamWhileSpinning() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, TimeUnit.MILLISECONDS.toNanos(20));
-        PollingInput in = polling(budget, new Spinners(() -> 1));
+        PollingInput in = polling(budget, new Spinners(() -> 1, 0));
         writer.shutdownOutput();
         assertEquals(-1, in.read(new byte[4], 0, 4));
         assertFalse(budget.answeredSpinning.isEmpty());
