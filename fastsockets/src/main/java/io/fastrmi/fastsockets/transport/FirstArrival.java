@@ -4,7 +4,9 @@ package io.fastrmi.fastsockets.transport;
  * Which stream's data came first after one stream's waits began, learnt over its last waits
  * (one thread at a time: the stream's reader): when the same other stream came first
  * {@link #CONFIDENT} times in a row, that stream's reader, not this one, should be the one
- * spinning while this one waits; how long after the wait's start it came tells how long.
+ * spinning while this one waits; how long after the wait's start it came tells how long. Another
+ * stream's reader may ask {@link #confident} too (whether the two take turns): a stale answer
+ * costs a wrong guess, nothing else.
  */
 final class FirstArrival {
 

@@ -154,6 +154,55 @@ class NativeConnectionTurnsTest {
     }
 
     @Test
+    void clientsThatEachFindTheNextOnesReplyFirstNudgeNobody() throws Exception {
+        QueuedStream[] streams = {new QueuedStream(), new QueuedStream(), new QueuedStream()};
+        // Each round the peer takes every client's request, then answers the second, the third, the
+        // first: each client's wait finds the next one's reply first, and none finds its own.
+        Thread peer = new Thread(() -> {
+            try {
+                for (int i = 0; i < CALLS; i++) {
+                    for (QueuedStream stream : streams) {
+                        stream.sent.take();
+                    }
+                    for (int k = 1; k <= streams.length; k++) {
+                        TimeUnit.MILLISECONDS.sleep(1);
+                        streams[k % streams.length].inbox.add(new byte[] {(byte) i});
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        peer.start();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread[] clients = new Thread[streams.length];
+        for (int c = 0; c < streams.length; c++) {
+            NativeConnection connection = connection(streams[c]);
+            clients[c] = new Thread(() -> {
+                try {
+                    byte[] b = new byte[8];
+                    for (int i = 0; i < CALLS; i++) {
+                        connection.output().write('c');
+                        assertEquals(1, connection.input().read(b, 0, b.length));
+                        assertEquals(i, b[0]);
+                    }
+                } catch (IOException | AssertionError e) {
+                    failure.set(e);
+                }
+            });
+            clients[c].start();
+        }
+        for (Thread client : clients) {
+            client.join(10_000);
+        }
+        peer.join(10_000);
+        assertEquals(null, failure.get());
+        for (QueuedStream stream : streams) {
+            assertEquals(0, stream.nudgedOthers.get());
+        }
+    }
+
+    @Test
     void aLoneConnectionsReadsNudgeNobody() throws Exception {
         QueuedStream stream = new QueuedStream();
         NativeConnection connection = connection(stream);
