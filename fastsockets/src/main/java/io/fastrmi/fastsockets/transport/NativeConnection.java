@@ -73,6 +73,11 @@ public final class NativeConnection {
         return input;
     }
 
+    /** How many reads nudged another connection's reader (for the tests). */
+    long nudgingReads() {
+        return input.nudgingReads;
+    }
+
     /**
      * Writes {@code byteLength} bytes of a primitive array (its elements in native order) from
      * {@code byteOffset}, straight from the array, after every byte written to {@link #output} before.
@@ -174,6 +179,8 @@ public final class NativeConnection {
         private final byte[] one = new byte[1];
         /** Which connection's data came first after this one's last waits began (its reader's). */
         private final FirstArrival firstArrival = new FirstArrival();
+        /** Reads that nudged another connection's reader (the reader's count; read by the tests). */
+        private volatile long nudgingReads;
 
         @Override
         public int read() throws IOException {
@@ -212,6 +219,9 @@ public final class NativeConnection {
         private int readInTurn(byte[] b, int off, int len, int timeoutMillis) throws IOException {
             long since = ARRIVALS.count();
             NativeConnection first = turnPartner();
+            if (first != null) {
+                nudgingReads++; // the reader alone writes it
+            }
             int n = first != null
                     ? stream.readAfterNudging(first.stream, firstArrival.nudgedSpinNanos(), b, off, len, timeoutMillis)
                     : stream.read(b, off, len, timeoutMillis);

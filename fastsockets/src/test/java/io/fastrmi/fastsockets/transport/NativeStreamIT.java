@@ -1,6 +1,7 @@
 package io.fastrmi.fastsockets.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.config.TransportName;
 import io.fastrmi.testkit.Jdk;
@@ -17,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Native byte streams between two JVMs through the FFM binding (JDK 25), on each backend and
  * provider: every size from 1 byte to 16 MiB comes back intact, primitive arrays written straight
- * from the array too, and the end of the stream arrives.
+ * from the array too, and the end of the stream arrives; a callback's two sides nudge each other.
  */
 class NativeStreamIT {
 
@@ -47,11 +48,45 @@ class NativeStreamIT {
         }
     }
 
+    /**
+     * A callback's turns ({@link NativeCallbackMain}): every answer right, and once each side of the
+     * client has seen the other's data come first, its reads nudge the other's reader: here 55-92%
+     * of the calls (the first few teach them, and a turn the scheduler ran late breaks a streak,
+     * which 3 more calls rebuild), none without the nudges.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ofi:shm", "ofi:tcp;ofi_rxm", "ucx:shm", "ucx:tcp"})
+    void aCallbacksTwoSidesNudgeEachOther(String transport) throws Exception {
+        Path library = Path.of(System.getProperty("fastrmi.native.library"));
+        Jdk jdk = Jdk.of(25);
+        try (ManagedJvm server = launch(jdk, "server", library, transport, NativeCallbackMain.class).start()) {
+            String port = server.awaitLine(java.util.regex.Pattern.compile("^READY port=(\\d+)$"), Duration.ofSeconds(30))
+                    .group(1);
+            try (ManagedJvm client = launch(jdk, "client", library, transport, NativeCallbackMain.class).args(port).start()) {
+                assertEquals(0, client.awaitExit(Duration.ofMinutes(2)), () -> client.failure("client").getMessage());
+                String all = String.join("\n", client.output());
+                assertTrue(client.output().contains("CALLS " + NativeCallbackMain.CALLS), all);
+                assertTrue(count(client.output(), "CALLER-NUDGED ") >= NativeCallbackMain.CALLS / 4, all);
+                assertTrue(count(client.output(), "HANDLER-NUDGED ") >= NativeCallbackMain.CALLS / 4, all);
+            }
+            assertEquals(0, server.awaitExit(Duration.ofSeconds(30)), () -> server.failure("server").getMessage());
+        }
+    }
+
+    private static long count(List<String> output, String prefix) {
+        return output.stream().filter(l -> l.startsWith(prefix)).mapToLong(l -> Long.parseLong(l.substring(prefix.length())))
+                .findFirst().orElse(-1);
+    }
+
     private static JvmLauncher launch(Jdk jdk, String role, Path library, String transport) {
+        return launch(jdk, role, library, transport, NativeEchoMain.class);
+    }
+
+    private static JvmLauncher launch(Jdk jdk, String role, Path library, String transport, Class<?> main) {
         return JvmLauncher.on(jdk).name(role).jvmArgs("--enable-native-access=ALL-UNNAMED")
                 .classpath(Path.of(System.getProperty("fastrmi.fastsockets.jar")))
                 .classpath(JvmLauncher.codeSourceOf(TransportName.class))
                 .classpath(JvmLauncher.codeSourceOf(NativeEchoMain.class))
-                .main(NativeEchoMain.class).args(role, library.toString(), transport).timeLimit(Duration.ofMinutes(3));
+                .main(main).args(role, library.toString(), transport).timeLimit(Duration.ofMinutes(3));
     }
 }
