@@ -379,8 +379,8 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 				ctx->wait_counts.answered_nudged++;
 			else if (waiting && adaptive)
 				fr_wait_learn(budget, ctx->spin_nsec, fr_now_nsec() - start, !blocked);
-			if (waiting)
-				s->nudged_until = 0;
+			if (waiting && ready == fr_recv_ready)
+				s->nudged_until = 0; /* spent on this wait; a writer's wait leaves the reader's nudge */
 			ret = 0;
 			break;
 		}
