@@ -14,7 +14,8 @@ import java.util.function.IntSupplier;
 public final class Spinners {
 
     /**
-     * Reads of a JVM's group before its waits may spin: the JIT compiles the read path meanwhile,
+     * Reads of a JVM's group before its waits may spin under adaptive waiting ({@code wait = spin}
+     * spins from the first): the JIT compiles the read path meanwhile,
      * and on a small machine a spinner takes the core its compiler threads need (the crowd rule's
      * looks, 10 ms apart, do not see their bursts), while an interpreted spin costs a budget's
      * downcalls per read. Agent tcp over a fresh pair's first 2,000 calls: null 1.40x and echo-int

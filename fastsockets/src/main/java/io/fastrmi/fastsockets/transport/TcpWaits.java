@@ -11,13 +11,17 @@ import java.util.function.IntSupplier;
 /**
  * How the reads of this JVM's connections negotiated fast over TCP wait: through a
  * {@link PollingInput} whose budgets are the library's, within the config's {@code spin} and
- * {@code wait} (as the native streams'), all of them one group of {@link Spinners}. Where no
+ * {@code wait} (as the native streams'), all of them one group of {@link Spinners} (the config's
+ * {@code wait} is one for the JVM, so only one of the two here is used). Where no
  * library can be had (a JDK before 22, a library that does not load) or {@code wait = block},
  * they block at once, as stock RMI's reads.
  */
 public final class TcpWaits {
 
-    private static final Spinners SPINNERS = new Spinners(TcpWaits::spinnersMax, Spinners.COLD_READS);
+    /** Under adaptive waiting: cold for the JVM's first reads ({@link Spinners#COLD_READS}). */
+    private static final Spinners ADAPTIVE_SPINNERS = new Spinners(TcpWaits::spinnersMax, Spinners.COLD_READS);
+    /** Under {@code wait = spin}, which asks every read to spin, the first ones too. */
+    private static final Spinners ALWAYS_SPINNERS = new Spinners(TcpWaits::spinnersMax, 0);
     private static volatile int spinnersMax = -1;
 
     private TcpWaits() {
@@ -29,7 +33,8 @@ public final class TcpWaits {
      * {@code readTimeout}: its SO_TIMEOUT now (ms, 0: none), which those sleeps keep.
      */
     public static InputStream input(InputStream tcp, IntSupplier socketFd, IntSupplier readTimeout) {
-        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, SPINNERS,
+        Spinners spinners = NativeTransports.waitMode() == WaitMode.SPIN ? ALWAYS_SPINNERS : ADAPTIVE_SPINNERS;
+        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, spinners,
                 new NudgeableSleep(TcpWaits::nudge, socketFd, readTimeout)) : tcp;
     }
 
