@@ -297,7 +297,8 @@ FASTRMI_API int64_t fastrmi_ctx_peers_gone(fastrmi_ctx *ctx);
 
 /*
  * How the context's waiting threads were woken, counted since it opened; the first three on a
- * context without a doorbell (every provider but shm) only, the nudges (fastrmi_stream_nudge) on all. A waiting thread sleeps in the provider's wait object
+ * context without a doorbell (every provider but shm) only, the nudges (fastrmi_stream_nudge) on
+ * all. A waiting thread sleeps in the provider's wait object
  * only when no other thread of the context polls, so that one wake-up brings it its own message;
  * one woken there for another thread's message hands it over (a second wake-up) and leaves the
  * wait object to that thread. deputy_looks: how often the one sleeper that covers for a poller

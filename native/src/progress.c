@@ -375,7 +375,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 		}
 		if (ready(s)) {
 			/* A nudged spin's answer says nothing of the stream's own budget. */
-			if (nudged > 0)
+			if (nudged)
 				ctx->wait_counts.answered_nudged++;
 			else if (waiting && adaptive)
 				fr_wait_learn(budget, ctx->spin_nsec, fr_now_nsec() - start, !blocked);
@@ -425,21 +425,25 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			pthread_mutex_lock(&ctx->lock);
 			continue;
 		}
-		if (ready == fr_recv_ready && s->nudged_until > now && nudged == 0) {
-			nudged = fr_may_spin_nudged(s, counted) ? 1 : -1;
-			nudged_since = now;
-			nudged_wakes = ctx->wakes;
-			if (nudged > 0 && !counted) {
-				ctx->spinners++;
-				counted = 1;
+		if (ready == fr_recv_ready && s->nudged_until > now && !nudged) {
+			if (fr_may_spin_nudged(s, counted)) {
+				nudged = 1;
+				nudged_since = now;
+				nudged_wakes = ctx->wakes;
+				if (!counted) {
+					ctx->spinners++;
+					counted = 1;
+				}
+			} else {
+				s->nudged_until = 0; /* not for spinning here */
 			}
 		}
-		/* Spun out, not for spinning here, or the context woke another thread (its turn now). */
-		if (nudged != 0 && (nudged < 0 || s->nudged_until <= now || ctx->wakes != nudged_wakes)) {
+		/* Spun out, or the context woke another thread (its turn now). */
+		if (nudged && (s->nudged_until <= now || ctx->wakes != nudged_wakes)) {
 			s->nudged_until = 0;
 			nudged = 0;
 		}
-		if (nudged > 0) {
+		if (nudged) {
 			pthread_mutex_unlock(&ctx->lock);
 			if (now - nudged_since >= FASTRMI_NUDGED_SPIN_YIELD_NSEC)
 				(void)sched_yield(); /* the nudger's guess ran long: a thread that needs this core gets it */

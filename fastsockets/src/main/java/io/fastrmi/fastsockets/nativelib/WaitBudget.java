@@ -10,6 +10,9 @@ public interface WaitBudget {
     /** The bytes of a budget kept in native memory: {@code FASTRMI_WAIT_BUDGET_SIZE} of {@code fastrmi.h} (a test pins it). */
     long NATIVE_SIZE = 32;
 
+    /** A read that returns later than this waited for its data: one that finds it takes a few µs at most. */
+    long BLOCKED_NANOS = 5_000;
+
     /**
      * Whether a wait starting now could spin at all (false: {@code wait = block}, or adaptive on a
      * crowded machine); learns nothing and makes no system call most of the time, so a caller

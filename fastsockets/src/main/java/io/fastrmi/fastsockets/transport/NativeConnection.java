@@ -179,8 +179,8 @@ public final class NativeConnection {
         private final byte[] one = new byte[1];
         /** Which connection's data came first after this one's last waits began (its reader's). */
         private final FirstArrival firstArrival = new FirstArrival();
-        /** Reads that nudged another connection's reader (the reader's count; read by the tests). */
-        private volatile long nudgingReads;
+        /** Reads that nudged another connection's reader (the reader's count; the tests read it after joining it). */
+        private long nudgingReads;
 
         @Override
         public int read() throws IOException {

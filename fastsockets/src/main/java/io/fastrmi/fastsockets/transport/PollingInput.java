@@ -24,9 +24,6 @@ import java.util.function.Supplier;
  */
 public final class PollingInput extends FilterInputStream {
 
-    /** A read that returns later than this blocked: one that finds its bytes takes a few µs at most. */
-    static final long BLOCKED_NANOS = 5_000;
-
     /**
      * A nudgeable sleep lasts at most this long, then the reader blocks in the socket's own read, a
      * connection so idle being in no callback's turns; a socket with an SO_TIMEOUT sleeps on in
@@ -238,7 +235,7 @@ public final class PollingInput extends FilterInputStream {
      * stock's read does not make: 8 clients at once cost 10% more CPU per call with it): while the
      * group has other calls in flight or this stream has nudged another to spin ({@code learner}
      * null), or when the stream's budget says no spin (its replies came far beyond any spin). A read that took longer than
-     * {@link #BLOCKED_NANOS} was woken: its wait says whether the others still run, and teaches
+     * {@link WaitBudget#BLOCKED_NANOS} was woken: its wait says whether the others still run, and teaches
      * the budget (which probes again now and then); a quicker one found its bytes and teaches nothing.
      */
     private int readWithoutLooking(WaitBudget learner, byte[] b, int off, int len) throws IOException {
@@ -246,7 +243,7 @@ public final class PollingInput extends FilterInputStream {
         long wakeUpsBefore = spinners.wakeUps();
         int n = sleepAndRead(b, off, len);
         long took = System.nanoTime() - start;
-        if (took > BLOCKED_NANOS) {
+        if (took > WaitBudget.BLOCKED_NANOS) {
             waited = true;
             othersWokeLastWait = spinners.wakeUps() != wakeUpsBefore;
             if (!sleepAnsweredSpinning) {

@@ -15,10 +15,9 @@ public final class Spinners {
 
     /**
      * Reads of a JVM's group before its waits may spin under adaptive waiting ({@code wait = spin}
-     * spins from the first): the JIT compiles the read path meanwhile,
-     * and on a small machine a spinner takes the core its compiler threads need (the crowd rule's
-     * looks, 10 ms apart, do not see their bursts), while an interpreted spin costs a budget's
-     * downcalls per read. Agent tcp over a fresh pair's first 2,000 calls: null 1.40x and echo-int
+     * spins from the first): the JIT compiles the read path meanwhile, and on a small machine a
+     * spinner takes the core its compiler threads need (the crowd rule's looks, 10 ms apart, do not
+     * see their bursts), while an interpreted spin costs a budget's downcalls per read. Agent tcp over a fresh pair's first 2,000 calls: null 1.40x and echo-int
      * 1.18x stock's time spinning, 0.98x and 0.95x blocking at once (wait = block).
      */
     public static final long COLD_READS = 10_000;
@@ -27,8 +26,8 @@ public final class Spinners {
     private final AtomicLong wakeUps = new AtomicLong();
     private final ArrivalOrder arrivals = new ArrivalOrder();
     private final IntSupplier most;
+    /** Reads the group has left to make cold; at 0 or below (a race may pass 0) it is warm. */
     private final AtomicLong coldReadsLeft;
-    private volatile boolean warm;
 
     /**
      * {@code most}: how many may spin at once, asked at each start (it may be learnt late);
@@ -37,19 +36,11 @@ public final class Spinners {
     public Spinners(IntSupplier most, long coldReads) {
         this.most = most;
         this.coldReadsLeft = new AtomicLong(coldReads);
-        this.warm = coldReads <= 0;
     }
 
     /** Counts a read of the group: false while the group is still cold (its read blocks at once). */
     boolean warmRead() {
-        if (warm) {
-            return true;
-        }
-        if (coldReadsLeft.getAndDecrement() > 0) {
-            return false;
-        }
-        warm = true;
-        return true;
+        return coldReadsLeft.get() <= 0 || coldReadsLeft.getAndDecrement() <= 0;
     }
 
     /** Takes a place to spin: false when as many as may already spin. */

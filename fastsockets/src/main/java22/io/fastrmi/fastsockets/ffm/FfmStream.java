@@ -2,6 +2,7 @@ package io.fastrmi.fastsockets.ffm;
 
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
+import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -32,9 +33,6 @@ final class FfmStream implements NativeStream {
 
     /** Each direction's buffer outside the heap, on a context never called critically. */
     private static final int BOUNCE_BYTES = 32 * 1024;
-
-    /** A bounced read that took longer than this waited for its data: one that finds it takes a few µs at most. */
-    private static final long WAITED_NANOS = 5_000;
 
     /** Larger arrays get a view per call (its cost is nothing beside their copy), so an idle stream never keeps one alive. */
     private static final int KEPT_VIEW_MAX = 256 * 1024;
@@ -271,13 +269,13 @@ final class FfmStream implements NativeStream {
     /**
      * A read as one ordinary downcall that waits in the library if it must, through {@link
      * #readBounce}: one call where a look first would make two on most reads of a ping-pong. A read
-     * that took longer than {@link #WAITED_NANOS} waited.
+     * that took longer than {@link WaitBudget#BLOCKED_NANOS} waited.
      */
     private int readBounced(byte[] buffer, int offset, int length, int timeoutMillis) throws Throwable {
         long start = System.nanoTime();
         long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES),
                 timeoutMillis == 0 ? -1 : timeoutMillis, readError, (long) FfmTransport.ERROR_BUFFER);
-        if (System.nanoTime() - start > WAITED_NANOS) {
+        if (System.nanoTime() - start > WaitBudget.BLOCKED_NANOS) {
             readWaitedSince = start;
         }
         if (n == 0) {
