@@ -103,7 +103,8 @@ public final class LeanStreams {
         OutputStream sink = (OutputStream) Rmi.CONNECTION_OUTPUT.invokeExact(connection);
         this.writer = new LeanWriter(sink, EXPORTED_AS_STUB, sharedClasspath ? null : RMIClassLoader::getClassAnnotation,
                 socket.bulkOutput(sink));
-        this.reader = new LeanReader((InputStream) Rmi.CONNECTION_INPUT.invokeExact(connection), new RmiClassResolver());
+        InputStream source = (InputStream) Rmi.CONNECTION_INPUT.invokeExact(connection);
+        this.reader = new LeanReader(source, new RmiClassResolver(), socket.bulkInput(source));
     }
 
     /** The output stream of a call on {@code connection} (an RMI {@code Connection}), begun; null: stock RMI. */

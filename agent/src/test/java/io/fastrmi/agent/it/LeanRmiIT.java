@@ -75,6 +75,23 @@ class LeanRmiIT {
     }
 
     /**
+     * Over shared memory, large primitive arrays (the corpus's 64 KiB and 1 MiB ones) are read from
+     * the native stream straight into the new array (RMI's buffer read first), and arrive whole.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ucx:shm", "ofi:shm"})
+    void largeArraysAreReadStraightIntoTheArrayOnSharedMemory(String transport) throws Exception {
+        Path config = ItSupport.transportConfig(ItSupport.directory("lean-bulk-" + transport), transport);
+        UnaryOperator<JvmLauncher> onTransport = jvm -> jvm.agent(ItSupport.agentJar(), "config=" + config);
+        Run run = run(Jdk.of(25), "bulk-" + transport, true, onTransport, onTransport);
+        assertEveryShapeCrossedLean(run);
+        // The client reads back 1 MiB of doubles, in 8 frames: all of it but what RMI's 8 KiB
+        // buffer took with each frame's header.
+        long straight = Long.parseLong(run.line("STRAIGHT"));
+        assertTrue(straight >= (1 << 20) - 9 * (8 << 10), "bytes read straight into arrays: " + straight);
+    }
+
+    /**
      * JVMs that serialize before they use RMI: the agent leaves java.io's classes as they loaded (no
      * Byte Buddy for a JVM that only serializes) and weaves them when RMI loads its first class.
      */

@@ -21,7 +21,8 @@ import java.util.List;
  * {@code -Dlean.it.uid}, 1 by default), {@code POINT outcome} (a class a serial filter may reject),
  * {@code REGISTRY outcome} (a bind the registry's built-in filter rejects),
  * {@code AFTER outcome} (a call after those), {@code FIELDS direct} (or why the lean streams reach
- * fields through the JDK's field reflector), and {@code DONE}. With {@code -Dlean.it.limits=true}
+ * fields through the JDK's field reflector), {@code STRAIGHT n} (bytes its native connections read
+ * straight into arrays), and {@code DONE}. With {@code -Dlean.it.limits=true}
  * the client makes only binds that cross the registry's limits (run the server with a registry filter
  * that allows this class's nested classes): {@code DEPTH n outcome} for a chain of n links, and
  * {@code REFS n outcome} for an array of n numbers, each carried by a proxy's handler, then {@code DONE}.
@@ -165,6 +166,7 @@ public final class LeanEchoMain {
         }));
         System.out.println("AFTER " + outcome(() -> echo.echo("after")));
         System.out.println("FIELDS " + fieldAccess());
+        System.out.println("STRAIGHT " + bytesReadStraight());
         System.out.println("DONE");
         System.exit(0);
     }
@@ -215,6 +217,15 @@ public final class LeanEchoMain {
                 text.append(" / ").append(t.getClass().getName()).append(": ").append(t.getMessage() == null ? "" : t.getMessage().replace('\n', ' '));
             }
             return text.toString();
+        }
+    }
+
+    /** How many bytes this JVM's native connections read straight into arrays (0 with none). */
+    private static long bytesReadStraight() {
+        try {
+            return (long) Class.forName("io.fastrmi.fastsockets.transport.NativeConnection").getMethod("arrayBytesRead").invoke(null);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return -1;
         }
     }
 

@@ -25,6 +25,12 @@ public interface NativeStream {
             throws IOException;
 
     /**
+     * Reads as {@link #read}, straight into a primitive array's memory (its elements in native
+     * order) from {@code byteOffset}: between 1 and {@code byteLength} bytes, at any byte offset.
+     */
+    int readArray(Object array, long byteOffset, long byteLength, int timeoutMillis) throws IOException;
+
+    /**
      * When the last read began to wait for its data (System.nanoTime), or 0 when it found its
      * bytes at once (for its reader).
      */

@@ -10,11 +10,13 @@ import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.transport.NativeConnection;
 import io.fastrmi.fastsockets.transport.SocketDescriptors;
 import io.fastrmi.fastsockets.transport.TcpWaits;
+import io.fastrmi.optrmi.lean.BulkInput;
 import io.fastrmi.optrmi.lean.BulkOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.util.function.IntSupplier;
 
 /**
  * A socket of RMI's that FastRMI made. On the client it is returned after the handshake; on the
@@ -160,6 +162,37 @@ public class FastSocket extends Socket implements NegotiatedSocket {
         return (array, byteOffset, byteLength) -> {
             sink.flush();
             connection.writeArray(array, byteOffset, byteLength);
+        };
+    }
+
+    /**
+     * Where the lean reader reads large primitive arrays straight into the array, past
+     * {@code source} (RMI's buffered input on this socket) once it holds nothing; null when the
+     * bytes go over TCP, or what {@code source} holds cannot be known.
+     */
+    public BulkInput bulkInput(InputStream source) {
+        NativeConnection connection = nativeConnection;
+        if (connection == null) {
+            return null;
+        }
+        InputStream socketInput;
+        synchronized (this) {
+            socketInput = serverSide ? input : connection.input();
+        }
+        IntSupplier held = socketInput == null ? null : RmiInputBuffer.held(source, socketInput);
+        if (held == null) {
+            return null;
+        }
+        return new BulkInput() {
+            @Override
+            public int held() {
+                return held.getAsInt();
+            }
+
+            @Override
+            public long readArray(Object array, long byteOffset, long byteLength) throws IOException {
+                return connection.readArray(array, byteOffset, byteLength);
+            }
         };
     }
 

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
 
@@ -38,6 +39,8 @@ public final class NativeConnection {
      * likewise the caller at its reply ({@link NativeStream#readAfterNudging}).
      */
     private static final ArrivalOrder ARRIVALS = new ArrivalOrder();
+    /** Bytes this JVM's native connections read straight into arrays ({@link #readArray}). */
+    private static final LongAdder ARRAY_BYTES_READ = new LongAdder();
 
     /** The socket's SO_TIMEOUT, read by every read; and what closing a stream closes (the socket). */
     private final IntSupplier soTimeoutMillis;
@@ -88,6 +91,25 @@ public final class NativeConnection {
 
     public OutputStream output() {
         return output;
+    }
+
+    /**
+     * Reads between 1 and {@code byteLength} bytes of a primitive array (its elements in native
+     * order) from {@code byteOffset}, straight into the array, as {@link #input} reads; -1 at the
+     * end of the stream. Such reads take no part in the JVM's order of arrivals: the read of the
+     * frame header before them did.
+     */
+    public int readArray(Object array, long byteOffset, long byteLength) throws IOException {
+        int n = input.read(null, array, byteOffset, byteLength);
+        if (n > 0) {
+            ARRAY_BYTES_READ.add(n);
+        }
+        return n;
+    }
+
+    /** Bytes this JVM's native connections read straight into arrays so far (diagnostics, tests). */
+    public static long arrayBytesRead() {
+        return ARRAY_BYTES_READ.sum();
     }
 
     /** The size of the buffer RMI's writes are gathered in now: 0 when none, -1 when not gathering (tests). */
@@ -189,11 +211,17 @@ public final class NativeConnection {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
+            return read(b, null, off, len);
+        }
+
+        /** Into {@code b}, or else straight into {@code array}'s memory, as a socket's read. */
+        int read(byte[] b, Object array, long off, long len) throws IOException {
             if (inputShut) {
                 return -1;
             }
             try {
-                int n = readInTurn(b, off, len, soTimeoutMillis.getAsInt());
+                int timeoutMillis = soTimeoutMillis.getAsInt();
+                int n = b != null ? readInTurn(b, (int) off, (int) len, timeoutMillis) : stream.readArray(array, off, len, timeoutMillis);
                 if (closing) {
                     // Closed while this read waited: the end the close sent may have come back
                     // first, but java.net says "closed" to a read that a close cut short.

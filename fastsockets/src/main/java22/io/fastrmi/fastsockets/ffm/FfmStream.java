@@ -90,7 +90,15 @@ final class FfmStream implements NativeStream {
 
     @Override
     public int read(byte[] buffer, int offset, int length, int timeoutMillis) throws IOException {
+        java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
         return read(false, buffer, offset, length, timeoutMillis);
+    }
+
+    @Override
+    public int readArray(Object array, long byteOffset, long byteLength, int timeoutMillis) throws IOException {
+        MemorySegment memory = primitiveArrayMemory(array);
+        java.util.Objects.checkFromIndexSize(byteOffset, byteLength, memory.byteSize());
+        return read(false, memory, byteOffset, (int) Math.min(byteLength, Integer.MAX_VALUE), timeoutMillis);
     }
 
     /**
@@ -100,6 +108,7 @@ final class FfmStream implements NativeStream {
     @Override
     public int readAfterNudging(NativeStream first, long spinNanos, byte[] buffer, int offset, int length,
             int timeoutMillis) throws IOException {
+        java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
         boolean nudged = first instanceof FfmStream other && other != this && other.nudge(spinNanos);
         return read(nudged, buffer, offset, length, timeoutMillis);
     }
@@ -125,9 +134,15 @@ final class FfmStream implements NativeStream {
         }
     }
 
-    /** {@code afterNudge}: this thread nudged another stream's reader, which spins; this one waits without spinning. */
     private int read(boolean afterNudge, byte[] buffer, int offset, int length, int timeoutMillis) throws IOException {
-        java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
+        return read(afterNudge, readView(buffer), offset, length, timeoutMillis);
+    }
+
+    /**
+     * Into {@code memory} (an array's heap segment) from {@code offset}. {@code afterNudge}: this
+     * thread nudged another stream's reader, which spins; this one waits without spinning.
+     */
+    private int read(boolean afterNudge, MemorySegment memory, long offset, int length, int timeoutMillis) throws IOException {
         readWaitedSince = 0;
         if (length == 0) {
             return 0;
@@ -135,10 +150,9 @@ final class FfmStream implements NativeStream {
         enter();
         try {
             if (readBounce != null && !afterNudge) {
-                return readBounced(buffer, offset, length, timeoutMillis);
+                return readBounced(memory, offset, length, timeoutMillis);
             }
-            MemorySegment array = readBounce != null ? null : readView(buffer);
-            long n = readNow(array, buffer, offset, length);
+            long n = readNow(memory, offset, length);
             if (NativeStatus.ERR_TIMEOUT.is(n)) {
                 // Nothing there: wait with no array in hand, then copy.
                 readWaitedSince = System.nanoTime();
@@ -151,7 +165,7 @@ final class FfmStream implements NativeStream {
                             readError);
                 }
                 if (n > 0) {
-                    n = readNow(array, buffer, offset, length);
+                    n = readNow(memory, offset, length);
                 }
             }
             if (n == 0) {
@@ -172,17 +186,17 @@ final class FfmStream implements NativeStream {
 
     /**
      * What is there now, without waiting (ERR_TIMEOUT: nothing): critically into the array's
-     * {@code view}, or as an ordinary downcall through {@link #readBounce}.
+     * {@code memory}, or as an ordinary downcall through {@link #readBounce}.
      */
-    private long readNow(MemorySegment view, byte[] buffer, int offset, int length) throws Throwable {
+    private long readNow(MemorySegment memory, long offset, int length) throws Throwable {
         if (readBounce == null) {
-            return (long) calls.recvNow.invokeExact(stream, view, (long) offset, (long) length, 0, readError,
+            return (long) calls.recvNow.invokeExact(stream, memory, offset, (long) length, 0, readError,
                     (long) FfmTransport.ERROR_BUFFER);
         }
         long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES), 0, readError,
                 (long) FfmTransport.ERROR_BUFFER);
         if (n > 0) {
-            MemorySegment.copy(readBounce, ValueLayout.JAVA_BYTE, 0, buffer, offset, (int) n);
+            MemorySegment.copy(readBounce, 0, memory, offset, n);
         }
         return n;
     }
@@ -271,7 +285,7 @@ final class FfmStream implements NativeStream {
      * #readBounce}: one call where a look first would make two on most reads of a ping-pong. A read
      * that took longer than {@link WaitBudget#BLOCKED_NANOS} waited.
      */
-    private int readBounced(byte[] buffer, int offset, int length, int timeoutMillis) throws Throwable {
+    private int readBounced(MemorySegment memory, long offset, int length, int timeoutMillis) throws Throwable {
         long start = System.nanoTime();
         long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES),
                 timeoutMillis == 0 ? -1 : timeoutMillis, readError, (long) FfmTransport.ERROR_BUFFER);
@@ -284,7 +298,7 @@ final class FfmStream implements NativeStream {
         if (n < 0) {
             throw failure("read", "fastrmi_recv", n, readError);
         }
-        MemorySegment.copy(readBounce, ValueLayout.JAVA_BYTE, 0, buffer, offset, (int) n);
+        MemorySegment.copy(readBounce, 0, memory, offset, n);
         return (int) n;
     }
 

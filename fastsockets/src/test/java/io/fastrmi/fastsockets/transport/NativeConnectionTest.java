@@ -30,6 +30,11 @@ class NativeConnectionTest {
         }
 
         @Override
+        public int readArray(Object array, long byteOffset, long byteLength, int timeoutMillis) {
+            return -1;
+        }
+
+        @Override
         public int readAfterNudging(NativeStream first, long spinNanos, byte[] buffer, int offset, int length,
                 int timeoutMillis) {
             return -1;

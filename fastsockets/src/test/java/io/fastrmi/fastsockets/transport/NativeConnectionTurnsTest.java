@@ -49,6 +49,11 @@ class NativeConnectionTurnsTest {
         }
 
         @Override
+        public int readArray(Object array, long byteOffset, long byteLength, int timeoutMillis) {
+            throw new UnsupportedOperationException("these connections carry no arrays");
+        }
+
+        @Override
         public int readAfterNudging(NativeStream first, long spinNanos, byte[] buffer, int offset, int length,
                 int timeoutMillis) throws IOException {
             assertTrue(spinNanos >= FirstArrival.NUDGED_SPIN_MIN_NANOS && spinNanos <= FirstArrival.NUDGED_SPIN_MAX_NANOS,

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Native byte streams between two JVMs through the FFM binding (JDK 25), on each backend and
  * provider: every size from 1 byte to 16 MiB comes back intact, primitive arrays written straight
- * from the array too, and the end of the stream arrives; a callback's two sides nudge each other.
+ * from the array and read straight into one too, and the end of the stream arrives; a callback's two sides nudge each other.
  */
 class NativeStreamIT {
 

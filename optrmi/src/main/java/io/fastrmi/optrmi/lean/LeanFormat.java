@@ -67,6 +67,11 @@ final class LeanFormat {
     static final int FRAME_LENGTH = 0x3FFF_FFFF;
     /** The writer sends a frame when this much is buffered (segments excepted). */
     static final int FRAME_TARGET = 64 * 1024;
+    /**
+     * A primitive array this large (outside a segment) goes straight between the array and a
+     * native stream, where the connection has one: {@code BulkOutput}, {@code BulkInput}.
+     */
+    static final int BULK_BYTES_MIN = 64 * 1024;
     /** The most a frame header may announce: a larger one is corrupt. */
     static final int MAX_FRAME = FRAME_LENGTH;
     /** Segment header: length, handle count. */

@@ -43,8 +43,13 @@ public final class LeanReader {
     private String messageFailed;
 
     public LeanReader(InputStream source, ClassResolver resolver) {
+        this(source, resolver, null);
+    }
+
+    /** {@code bulk}: where large primitive arrays are read straight into the array, or null (they are copied from the source). */
+    public LeanReader(InputStream source, ClassResolver resolver, BulkInput bulk) {
         this.classes = new ClassTable(resolver);
-        this.in = new InBuffer(source, classes::readDescriptors);
+        this.in = new InBuffer(source, classes::readDescriptors, bulk);
         this.jdk = new JdkFilterModel(resolver.readsAnnotations());
         this.dataInput = new LeanDataInput(this, in, jdk);
         this.fields = new FieldReader(in, jdk, this::readValue);

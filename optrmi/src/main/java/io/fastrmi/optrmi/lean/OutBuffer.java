@@ -22,8 +22,6 @@ final class OutBuffer {
     private static final int HEADER = 4;
     private static final int KEPT_CAPACITY = 4 * LeanFormat.FRAME_TARGET;
 
-    /** A primitive array this large goes to the {@link BulkOutput} straight from the array, where there is one. */
-    static final int BULK_BYTES_MIN = 64 * 1024;
     /**
      * Its frames carry this much: twice the usual frame, so half as many headers, yet well within
      * what a reader keeps between messages. One frame for the whole array had the reader grow and
@@ -210,7 +208,7 @@ final class OutBuffer {
         }
         int size = PrimitiveArrays.elementSize(component);
         long bytes = (long) size * length;
-        if (bulk != null && openSegments == 0 && bytes >= BULK_BYTES_MIN) {
+        if (bulk != null && openSegments == 0 && bytes >= LeanFormat.BULK_BYTES_MIN) {
             writeInBulk(array, bytes);
             return;
         }
@@ -224,19 +222,18 @@ final class OutBuffer {
     }
 
     /**
-     * A primitive array's bytes straight from the array, in frames of {@link #BULK_FRAME_BYTES}:
-     * each frame's header (the first one's after what is buffered) goes first, then its part of
-     * the array. Not inside a segment, whose length is patched once it is written.
+     * A primitive array's bytes straight from the array, in frames of {@link #BULK_FRAME_BYTES}
+     * after a frame of what is buffered: a reader with a {@link BulkInput} loads that frame and
+     * reads the array's frames straight into the array. Each frame's header goes first, then its
+     * part of the array. Not inside a segment, whose length is patched once it is written.
      */
     private void writeInBulk(Object array, long bytes) throws IOException {
+        if (pos > HEADER) {
+            emit(false);
+        }
         long at = 0;
         while (at < bytes) {
-            long room = BULK_FRAME_BYTES - (pos - HEADER);
-            if (room < 8) {
-                emit(false);
-                room = BULK_FRAME_BYTES;
-            }
-            long part = Math.min(bytes - at, room & ~7L); // whole elements in a frame, as the copying path's
+            long part = Math.min(bytes - at, BULK_FRAME_BYTES); // whole elements, as the copying path's frames
             emit(false, part);
             bulk.writeArray(array, at, part);
             at += part;

@@ -31,7 +31,12 @@ final class LeanPipe {
 
     /** A reader over what was written. */
     static LeanReader reader(byte[] wire) {
-        return new LeanReader(new ByteArrayInputStream(wire), new ClassLoaderResolver(LeanPipe.class.getClassLoader()));
+        return new LeanReader(new ByteArrayInputStream(wire), resolver());
+    }
+
+    /** The test classes' resolver. */
+    static ClassResolver resolver() {
+        return new ClassLoaderResolver(LeanPipe.class.getClassLoader());
     }
 
     /** Reads the next message's n objects. */

@@ -1,0 +1,57 @@
+package io.fastrmi.fastsockets.rmi;
+
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.IntSupplier;
+
+/**
+ * The {@link BufferedInputStream} RMI reads a connection through: it takes up to 8 KiB from the
+ * socket at a time, so a read that goes past it to the socket must first know how much it holds.
+ * Its fields are read through {@code java.io}, which only the agent opens to FastRMI; where it is
+ * closed nothing is known, and nothing goes past the buffer.
+ */
+final class RmiInputBuffer {
+
+    private static final VarHandle IN;
+    private static final VarHandle POS;
+    private static final VarHandle COUNT;
+
+    static {
+        VarHandle in = null;
+        VarHandle pos = null;
+        VarHandle count = null;
+        try {
+            MethodHandles.Lookup filter = MethodHandles.privateLookupIn(FilterInputStream.class, MethodHandles.lookup());
+            MethodHandles.Lookup buffered = MethodHandles.privateLookupIn(BufferedInputStream.class, MethodHandles.lookup());
+            in = filter.findVarHandle(FilterInputStream.class, "in", InputStream.class);
+            pos = buffered.findVarHandle(BufferedInputStream.class, "pos", int.class);
+            count = buffered.findVarHandle(BufferedInputStream.class, "count", int.class);
+        } catch (ReflectiveOperationException | RuntimeException closed) {
+            in = pos = count = null;
+        }
+        IN = in;
+        POS = pos;
+        COUNT = count;
+    }
+
+    private RmiInputBuffer() {
+    }
+
+    /**
+     * How many bytes {@code source} holds, when it is RMI's buffer straight over
+     * {@code socketInput} (or is {@code socketInput}, which holds none); else null.
+     */
+    static IntSupplier held(InputStream source, InputStream socketInput) {
+        if (source == socketInput) {
+            return () -> 0;
+        }
+        if (IN == null || source.getClass() != BufferedInputStream.class || IN.get(source) != socketInput) {
+            return null;
+        }
+        // RMI's reader thread is the only one to read the buffer: its fields need no lock here.
+        return () -> (int) COUNT.get(source) - (int) POS.get(source);
+    }
+}
