@@ -465,11 +465,20 @@ FASTRMI_API int64_t fastrmi_recv_at(fastrmi_stream *s, void *base, size_t offset
 	return fastrmi_recv(s, base == NULL ? NULL : (unsigned char *)base + offset, cap, timeout_ms, err, errlen);
 }
 
-/* fastrmi_wait_readable; without spinning when nudging (its thread nudged the stream whose data comes first). */
-static int64_t fr_wait_readable(fastrmi_stream *s, int nudging, int timeout_ms, char *err, size_t errlen)
+/*
+ * fastrmi_wait_readable (call: the API call, for its errors); without spinning when nudging (its
+ * thread nudged the stream whose data comes first).
+ */
+static int64_t fr_wait_readable(const char *call, fastrmi_stream *s, int nudging, int timeout_ms, char *err,
+				size_t errlen)
 {
 	int64_t ret;
 
+	fr_clearerr(err, errlen);
+	if (s == NULL) {
+		fr_seterr(err, errlen, "%s: stream is NULL", call);
+		return FASTRMI_ERR_INVALID;
+	}
 	pthread_mutex_lock(&s->ctx->lock);
 	s->nudging = nudging;
 	ret = fr_wait(s, fr_recv_ready, fr_deadline(timeout_ms), err, errlen);
@@ -482,22 +491,12 @@ static int64_t fr_wait_readable(fastrmi_stream *s, int nudging, int timeout_ms, 
 
 FASTRMI_API int64_t fastrmi_wait_readable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
 {
-	fr_clearerr(err, errlen);
-	if (s == NULL) {
-		fr_seterr(err, errlen, "fastrmi_wait_readable: stream is NULL");
-		return FASTRMI_ERR_INVALID;
-	}
-	return fr_wait_readable(s, 0, timeout_ms, err, errlen);
+	return fr_wait_readable("fastrmi_wait_readable", s, 0, timeout_ms, err, errlen);
 }
 
 FASTRMI_API int64_t fastrmi_wait_readable_after_nudge(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)
 {
-	fr_clearerr(err, errlen);
-	if (s == NULL) {
-		fr_seterr(err, errlen, "fastrmi_wait_readable_after_nudge: stream is NULL");
-		return FASTRMI_ERR_INVALID;
-	}
-	return fr_wait_readable(s, 1, timeout_ms, err, errlen);
+	return fr_wait_readable("fastrmi_wait_readable_after_nudge", s, 1, timeout_ms, err, errlen);
 }
 
 FASTRMI_API int fastrmi_wait_writable(fastrmi_stream *s, int timeout_ms, char *err, size_t errlen)

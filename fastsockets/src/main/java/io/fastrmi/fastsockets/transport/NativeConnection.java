@@ -221,7 +221,9 @@ public final class NativeConnection {
             }
             try {
                 int timeoutMillis = soTimeoutMillis.getAsInt();
-                int n = b != null ? readInTurn(b, (int) off, (int) len, timeoutMillis) : stream.readArray(array, off, len, timeoutMillis);
+                int n = b != null
+                        ? readInTurn(b, (int) off, (int) len, timeoutMillis)
+                        : stream.readArray(array, off, len, timeoutMillis);
                 if (closing) {
                     // Closed while this read waited: the end the close sent may have come back
                     // first, but java.net says "closed" to a read that a close cut short.

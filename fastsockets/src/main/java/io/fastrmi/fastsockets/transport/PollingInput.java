@@ -190,7 +190,8 @@ public final class PollingInput extends FilterInputStream {
             // The machine may have become crowded since the nudger looked: then this one sleeps on.
             if (budget.maySpin() && spinners.enter()) {
                 try {
-                    if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps(), System.nanoTime() + FirstArrival.NUDGED_SPIN_MIN_NANOS)) {
+                    long spinsAtLeastUntil = System.nanoTime() + FirstArrival.NUDGED_SPIN_MIN_NANOS;
+                    if (spinUntilReadable(sleep.spinUntil(), spinners.wakeUps(), spinsAtLeastUntil)) {
                         sleepAnsweredSpinning = true;
                         answeredNudged++; // the reader alone writes it
                         break;

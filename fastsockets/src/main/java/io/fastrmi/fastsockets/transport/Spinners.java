@@ -17,8 +17,9 @@ public final class Spinners {
      * Reads of a JVM's group before its waits may spin under adaptive waiting ({@code wait = spin}
      * spins from the first): the JIT compiles the read path meanwhile, and on a small machine a
      * spinner takes the core its compiler threads need (the crowd rule's looks, 10 ms apart, do not
-     * see their bursts), while an interpreted spin costs a budget's downcalls per read. Agent tcp over a fresh pair's first 2,000 calls: null 1.40x and echo-int
-     * 1.18x stock's time spinning, 0.98x and 0.95x blocking at once (wait = block).
+     * see their bursts), while an interpreted spin costs a budget's downcalls per read. Agent tcp
+     * over a fresh pair's first 2,000 calls: null 1.40x and echo-int 1.18x stock's time spinning,
+     * 0.98x and 0.95x blocking at once (wait = block).
      */
     public static final long COLD_READS = 10_000;
 

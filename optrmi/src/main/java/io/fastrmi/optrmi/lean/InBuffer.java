@@ -384,9 +384,7 @@ final class InBuffer {
         }
         long bytes = Math.min((long) (wanted - read) * size, frameRest) / size * size;
         if (bytes > 0) {
-            base += end;
-            pos = end = 0;
-            updateFastEnd();
+            compact(); // nothing left to read in the buffer: it starts over after these bytes
             readFrameStraight(array, (long) (index + read) * size, bytes);
             base += bytes;
             read += (int) (bytes / size);
@@ -421,7 +419,7 @@ final class InBuffer {
             while (done < bytes) {
                 long n = bulk.readArray(array, byteOffset + done, bytes - done);
                 if (n < 0) {
-                    throw new EOFException("lean stream: the connection ended inside a frame (" + frameRest + " bytes missing)");
+                    throw frameCutShort();
                 }
                 done += n;
                 frameRest -= (int) n;
@@ -531,7 +529,7 @@ final class InBuffer {
                 }
                 int n = source.read(buf, end, Math.min(remaining, buf.length - end));
                 if (n < 0) {
-                    throw new EOFException("lean stream: the connection ended inside a frame (" + frameRest + " bytes missing)");
+                    throw frameCutShort();
                 }
                 end += n;
                 remaining -= n;
@@ -542,6 +540,10 @@ final class InBuffer {
             framingBroken = true;
             throw e;
         }
+    }
+
+    private EOFException frameCutShort() {
+        return new EOFException("lean stream: the connection ended inside a frame (" + frameRest + " bytes missing)");
     }
 
     /** Drops what is read from the buffer, so that new bytes go after those still to read. */
