@@ -310,6 +310,7 @@ struct fastrmi_wait_counts {
 	uint64_t deputy_looks;
 	uint64_t nudges;            /* fastrmi_stream_nudge calls that found their stream's reader asleep */
 	uint64_t answered_nudged;   /* waits for data that a nudged spin answered */
+	uint64_t provider_polls;    /* the provider's progress called (a read of bytes already there calls none) */
 };
 FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts);
 

@@ -27,6 +27,7 @@ int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 		fr_seterr(err, errlen, "%s", ctx->fail_msg);
 		return FASTRMI_ERR_PROVIDER;
 	}
+	ctx->wait_counts.provider_polls++;
 	n = ctx->be->progress(ctx, ctx->fail_msg, sizeof(ctx->fail_msg));
 	if (n < 0) {
 		ctx->failed = 1;
@@ -357,6 +358,13 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	unsigned long block_wakes = 0;
 	int ret;
 
+	/*
+	 * Bytes or room already there: no provider work first. RMI's buffered reads take a message in
+	 * several receives, and a poll of the provider costs more than the copy (the JMX scrape's
+	 * profile); whoever waits next polls.
+	 */
+	if (ready(s) && !s->aborted)
+		return 0;
 	for (;;) {
 		ret = fr_progress(ctx, err, errlen);
 		/* A poller woken for others leaves the wait object to them (fr_block). */

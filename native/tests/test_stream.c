@@ -1540,6 +1540,67 @@ out:
 	return ret;
 }
 
+/* ---- bytes already there ------------------------------------------------------------ *
+ *
+ * RMI's buffered reads take a message in several receives. Once its bytes are in the stream's
+ * window, those receives copy them out without polling the provider, which costs more than
+ * the copy. */
+
+#define THERE_BYTES 64
+
+static int there_parent(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	struct fastrmi_wait_counts before, after;
+	char err[ERRMSG], c;
+	int64_t n = 0;
+	int ret = -1;
+
+	if (open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
+		goto out;
+	while (n < THERE_BYTES) {
+		n = fastrmi_wait_readable(st, 5000, err, sizeof(err));
+		if (n < 0) {
+			snprintf(why, whylen, "fastrmi_wait_readable: %s", err);
+			goto out;
+		}
+	}
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	for (int i = 0; i < THERE_BYTES; i++) {
+		if (fastrmi_recv(st, &c, 1, 0, err, sizeof(err)) != 1 || c != (char)i) {
+			snprintf(why, whylen, "byte %d: %s", i, err[0] != '\0' ? err : "wrong value");
+			goto out;
+		}
+	}
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	if (after.provider_polls != before.provider_polls) {
+		snprintf(why, whylen, "%d one-byte reads of bytes already there polled the provider %" PRIu64 " times",
+			 THERE_BYTES, after.provider_polls - before.provider_polls);
+		goto out;
+	}
+	ret = sync_send(s);
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
+static int there_child(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	char buf[THERE_BYTES];
+	int ret = -1;
+
+	for (int i = 0; i < THERE_BYTES; i++)
+		buf[i] = (char)i;
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || send_all(st, buf, sizeof(buf), why, whylen) != 0 ||
+	    sync_send(s) != 0 || sync_wait(s) != 0)
+		goto out;
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
 /* ---- a crowded machine: sleepers on the doorbell slots' pipes ----------------------------- *
  *
  * With more runnable threads than cores, a waiter on a doorbell context sleeps on its slot's
@@ -1833,6 +1894,9 @@ static void run_config(const struct config *cfg)
 		report(cfg, "calls that call back: the caller keeps the provider's wait, only the call back is "
 		       "handed over", parent, why, child, 0);
 	}
+
+	parent = run_pair(cfg, there_parent, there_child, why, sizeof(why), NULL, &child);
+	report(cfg, "reads of bytes already in the window poll no provider", parent, why, child, 0);
 
 	parent = run_pair(cfg, nudge_parent, nudge_child, why, sizeof(why), NULL, &child);
 	report(cfg, "a nudge wakes a sleeping reader to spin, and its data is answered spinning; none under wait = block",
