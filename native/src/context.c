@@ -136,6 +136,9 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 		return FASTRMI_ERR_INVALID;
 	}
 	*ctxp = NULL;
+	ret = fr_check_signal_settings(err, errlen);
+	if (ret != 0)
+		return ret;
 	switch (backend) {
 	case FASTRMI_BACKEND_OFI:
 		be = &fr_ofi_backend;

@@ -40,6 +40,8 @@ void fr_report_errno(const char *call, int errnum);
  * message naming the call in err.
  */
 int fr_check_init(int errnum, const char *call, char *err, size_t errlen);
+/* 0, or why the library's load could not keep its libraries off the JVM's signals (signals.c). */
+int fr_check_signal_settings(char *err, size_t errlen);
 
 /* ---- byte streams: shared by stream.c and the backends --------------------------- */
 
