@@ -4,15 +4,20 @@ import java.nio.file.Path;
 
 /**
  * The native library of this JVM, once loaded, or why there is none. Loading is asked for by the
- * agent; the FFM binding class exists only on Java 22+.
+ * agent; the FFM binding class exists only on Java 22+, the JNI one everywhere.
  */
 public final class NativeLibraries {
 
-    /** The binding, in META-INF/versions/22 of the agent jar only. */
+    /** The FFM binding, in META-INF/versions/22 of the agent jar only. */
     static final String FFM_BINDING = "io.fastrmi.fastsockets.ffm.FfmNativeLibrary";
+    /** The JNI binding, on every JDK. */
+    static final String JNI_BINDING = "io.fastrmi.fastsockets.jni.JniNativeLibrary";
+    /** Names the binding where both work: ffm or jni. */
+    public static final String BINDING_PROPERTY = "fastrmi.binding";
 
     private static volatile NativeLibrary loaded;
     private static volatile String unavailable = "not loaded yet";
+    private static volatile String binding = "none";
 
     private NativeLibraries() {
     }
@@ -26,6 +31,39 @@ public final class NativeLibraries {
         return unavailable;
     }
 
+    /** Which binding the library was loaded through, and why: "jni (JDK 17 has no FFM)". */
+    public static String binding() {
+        return binding;
+    }
+
+    /**
+     * The binding for this JDK: FFM from 22 on, unless {@code -Dfastrmi.binding=jni} (or {@code
+     * ffm}) names one; below 22 only JNI, and only when named. Returns the class and why it was
+     * chosen; IllegalArgumentException for a setting that cannot be, or no binding.
+     */
+    static String[] chooseBinding(int feature, String setting) {
+        if (setting != null && !setting.isEmpty()) {
+            switch (setting) {
+                case "jni":
+                    return new String[] {JNI_BINDING, "jni (-D" + BINDING_PROPERTY + "=jni)"};
+                case "ffm":
+                    if (feature < 22) {
+                        throw new IllegalArgumentException("-D" + BINDING_PROPERTY + "=ffm needs JDK 22 or newer; this is JDK "
+                                + feature);
+                    }
+                    return new String[] {FFM_BINDING, "ffm (-D" + BINDING_PROPERTY + "=ffm)"};
+                default:
+                    throw new IllegalArgumentException("-D" + BINDING_PROPERTY + "=" + setting + ": ffm or jni");
+            }
+        }
+        if (feature < 22) {
+            // JNI is not yet the default below 22: the ITs on 17 have yet to run under it (issue 36).
+            throw new IllegalArgumentException("the native transports need JDK 22 or newer (FFM API); this is JDK "
+                    + feature);
+        }
+        return new String[] {FFM_BINDING, "ffm (the default on JDK " + feature + ")"};
+    }
+
     /**
      * Binds the library at {@code file} through {@code loader} (the agent's class loader, which
      * honours multi-release entries). Returns it, or null with the reason kept.
@@ -34,19 +72,23 @@ public final class NativeLibraries {
         if (loaded != null) {
             return loaded;
         }
-        if (Runtime.version().feature() < 22) {
-            unavailable = "the native transports need JDK 22 or newer (FFM API); this is JDK " + Runtime.version().feature();
+        String[] chosen;
+        try {
+            chosen = chooseBinding(Runtime.version().feature(), System.getProperty(BINDING_PROPERTY));
+        } catch (IllegalArgumentException e) {
+            unavailable = e.getMessage();
             return null;
         }
         try {
-            Class<?> binding = Class.forName(FFM_BINDING, true, loader);
-            loaded = (NativeLibrary) binding.getConstructor(Path.class).newInstance(file);
+            Class<?> bindingClass = Class.forName(chosen[0], true, loader);
+            loaded = (NativeLibrary) bindingClass.getConstructor(Path.class).newInstance(file);
             unavailable = null;
+            binding = chosen[1];
             return loaded;
         } catch (java.lang.reflect.InvocationTargetException e) {
-            unavailable = "cannot load " + file + ": " + e.getCause();
+            unavailable = "cannot load " + file + " through " + chosen[1] + ": " + e.getCause();
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-            unavailable = "cannot load " + file + ": " + e;
+            unavailable = "cannot load " + file + " through " + chosen[1] + ": " + e;
         }
         return null;
     }

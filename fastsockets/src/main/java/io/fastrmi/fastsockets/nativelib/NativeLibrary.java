@@ -4,9 +4,9 @@ import io.fastrmi.config.TransportName;
 import io.fastrmi.config.WaitMode;
 
 /**
- * What FastRMI needs of {@code libfastrmi.so}, whatever binds it. The binding is the FFM one
- * (Java 22+, in the multi-release part of the agent jar, loaded through the system class loader
- * because the boot class path ignores multi-release entries); on older JDKs there is none.
+ * What FastRMI needs of {@code libfastrmi.so}, whatever binds it: FFM (Java 22+, in the
+ * multi-release part of the agent jar, loaded through the system class loader because the boot
+ * class path ignores multi-release entries) or JNI (every JDK; {@link NativeLibraries} chooses).
  */
 public interface NativeLibrary {
 

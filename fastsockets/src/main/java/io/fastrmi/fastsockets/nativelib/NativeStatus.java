@@ -56,4 +56,26 @@ public enum NativeStatus {
         String text = call + " failed: " + describe(returned);
         return message == null || message.isEmpty() ? text : text + ": " + message;
     }
+
+    /**
+     * A stream call's failure as java.net would throw it where a socket has the same case (timeout,
+     * closed, reset, output shut down); else the call and its status by name.
+     */
+    public static java.io.IOException streamFailure(String what, String call, long code, Object transport,
+            String message) {
+        if (ERR_TIMEOUT.is(code)) {
+            return new java.net.SocketTimeoutException(what + " timed out");
+        }
+        if (ERR_ABORTED.is(code)) {
+            return new java.net.SocketException("Socket closed");
+        }
+        if (ERR_RESET.is(code)) {
+            // java.net's words for a write to a peer that closed with data unread
+            return new java.net.SocketException("Connection reset by peer (" + transport + ": " + message + ")");
+        }
+        if (ERR_CLOSED.is(code)) {
+            return new java.net.SocketException("Socket output is shut down");
+        }
+        return new java.io.IOException(what + " on a " + transport + " stream: " + failure(call, code, message));
+    }
 }

@@ -1,5 +1,6 @@
 package io.fastrmi.fastsockets.ffm;
 
+import io.fastrmi.fastsockets.nativelib.CallGate;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.WaitBudget;
@@ -7,10 +8,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A libfastrmi stream through FFM. Bytes go straight between the Java array and the library, one
@@ -20,9 +17,7 @@ import java.util.concurrent.locks.LockSupport;
  * the segment view of the array last used in each direction is kept (RMI reads into and writes
  * from the same buffer call after call; escape analysis does not remove a view made per call, which
  * cost about 100 B a transfer), and the library is given the offset rather than a slice. Nothing
- * outside the heap per stream but its two error buffers. No lock either: a call enters and leaves
- * with one atomic step each ({@link #lifecycle}), so the library's own lock is the only one a
- * transfer takes here.
+ * outside the heap per stream but its two error buffers. No lock either ({@link CallGate}).
  *
  * <p>A context whose calls may spin for ever on a dead peer's lock (libfabric's shm) is never called
  * from a critical downcall: a thread spinning there would hold up every safepoint, and so every
@@ -43,14 +38,7 @@ final class FfmStream implements NativeStream {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment readError = arena.allocate(FfmTransport.ERROR_BUFFER);
     private final MemorySegment writeError = arena.allocate(FfmTransport.ERROR_BUFFER);
-    /** Calls in flight (the low bits) and the flags below, changed only by compare-and-set. */
-    private final AtomicInteger lifecycle = new AtomicInteger();
-    private static final int CALLS = (1 << 28) - 1;
-    private static final int ABORTED = 1 << 28;
-    private static final int CLOSING = 1 << 29;
-    private static final int CLOSED = 1 << 30;
-    /** The thread in close, once it waits for the calls in flight: the last call out unparks it. */
-    private volatile Thread closer;
+    private final CallGate gate = new CallGate();
     private ArrayView readView = ArrayView.NONE;
     private ArrayView writeView = ArrayView.NONE;
     /** When the last read began to wait, 0 when it found its bytes at once (the reader's own). */
@@ -120,7 +108,7 @@ final class FfmStream implements NativeStream {
 
     /** Whether this stream's reader was nudged; false once the stream is closing, aborted or failed. */
     private boolean nudge(long spinNanos) {
-        if (!tryEnter(CLOSING | ABORTED)) {
+        if (!gate.tryEnter()) {
             return false;
         }
         try {
@@ -130,7 +118,7 @@ final class FfmStream implements NativeStream {
         } catch (Throwable t) {
             return false;
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -147,7 +135,7 @@ final class FfmStream implements NativeStream {
         if (length == 0) {
             return 0;
         }
-        enter();
+        gate.enter();
         try {
             if (readBounce != null && !afterNudge) {
                 return readBounced(memory, offset, length, timeoutMillis);
@@ -180,7 +168,7 @@ final class FfmStream implements NativeStream {
         } catch (Throwable t) {
             throw new IOException("read from a " + transport + " stream: " + t, t);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -216,7 +204,7 @@ final class FfmStream implements NativeStream {
 
     /** Writes {@code length} bytes of {@code memory} (an array's heap segment) from {@code offset}. */
     private void write(MemorySegment memory, long offset, long length) throws IOException {
-        enter();
+        gate.enter();
         try {
             if (writeBounce != null) {
                 writeBounced(memory, offset, length);
@@ -262,7 +250,7 @@ final class FfmStream implements NativeStream {
         } catch (Throwable t) {
             throw new IOException("write to a " + transport + " stream: " + t, t);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -319,7 +307,7 @@ final class FfmStream implements NativeStream {
 
     @Override
     public int available() {
-        if (!tryEnter(CLOSING | ABORTED)) {
+        if (!gate.tryEnter()) {
             return 0;
         }
         try {
@@ -327,13 +315,13 @@ final class FfmStream implements NativeStream {
         } catch (Throwable t) {
             return 0;
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
     @Override
     public void shutdownOutput() throws IOException {
-        enter();
+        gate.enter();
         try {
             int rc = (int) calls.shutdownWrite.invokeExact(stream, writeError, (long) FfmTransport.ERROR_BUFFER);
             if (rc < 0) {
@@ -344,26 +332,22 @@ final class FfmStream implements NativeStream {
         } catch (Throwable t) {
             throw new IOException("shutdown of a " + transport + " stream: " + t, t);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
     /** Counts as a call in flight, so that a close on another thread frees the stream only after it. */
     @Override
     public void abort() {
-        int state;
-        do {
-            state = lifecycle.get();
-            if ((state & (CLOSED | ABORTED)) != 0) {
-                return;
-            }
-        } while (!lifecycle.compareAndSet(state, (state | ABORTED) + 1));
+        if (!gate.beginAbort()) {
+            return;
+        }
         try {
             calls.streamAbort.invokeExact(stream);
         } catch (Throwable t) {
             throw new IllegalStateException("fastrmi_stream_abort", t);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -374,27 +358,18 @@ final class FfmStream implements NativeStream {
      */
     @Override
     public void close() {
-        int state;
-        int closing;
-        do {
-            state = lifecycle.get();
-            if ((state & (CLOSED | CLOSING)) != 0) {
-                return;
-            }
-            closing = state | CLOSING;
-            if ((state & CALLS) > 0) {
-                closing |= ABORTED;
-            }
-        } while (!lifecycle.compareAndSet(state, closing));
-        closer = Thread.currentThread(); // a call that left before this unparked nobody: awaitCallsOut sees it gone
+        CallGate.Closing closing = gate.beginClose();
+        if (closing == CallGate.Closing.NOTHING) {
+            return;
+        }
         try {
-            if ((state & CALLS) > 0 && (state & ABORTED) == 0) {
+            if (closing == CallGate.Closing.ABORT_FIRST) {
                 calls.streamAbort.invokeExact(stream);
             }
         } catch (Throwable t) {
             throw new IllegalStateException("fastrmi_stream_abort", t);
         }
-        awaitCallsOut();
+        gate.awaitCallsOut();
         try {
             calls.streamClose.invokeExact(stream);
         } catch (Throwable t) {
@@ -402,27 +377,6 @@ final class FfmStream implements NativeStream {
         } finally {
             arena.close();
             transport.streamClosed();
-        }
-    }
-
-    /** Until no call is in flight, then marks the stream closed in the same step (an abort may still enter before). */
-    private void awaitCallsOut() {
-        boolean interrupted = false;
-        while (true) {
-            int state = lifecycle.get();
-            if ((state & CALLS) == 0) {
-                if (lifecycle.compareAndSet(state, state | CLOSED)) {
-                    break;
-                }
-                continue;
-            }
-            LockSupport.park(this);
-            if (Thread.interrupted()) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -463,46 +417,8 @@ final class FfmStream implements NativeStream {
         }
     }
 
-    private void enter() throws SocketException {
-        if (!tryEnter(CLOSING | ABORTED)) {
-            throw new SocketException("Socket closed");
-        }
-    }
-
-    /** Counts a call in, unless one of the flags refusing it is set. */
-    private boolean tryEnter(int refusing) {
-        int state;
-        do {
-            state = lifecycle.get();
-            if ((state & refusing) != 0) {
-                return false;
-            }
-        } while (!lifecycle.compareAndSet(state, state + 1));
-        return true;
-    }
-
-    private void exit() {
-        int state = lifecycle.decrementAndGet();
-        if ((state & CALLS) == 0 && (state & CLOSING) != 0) {
-            LockSupport.unpark(closer);
-        }
-    }
-
     /** java.net's exception and words where a socket has them; else the call and its status by name. */
     private IOException failure(String what, String call, long code, MemorySegment error) {
-        if (NativeStatus.ERR_TIMEOUT.is(code)) {
-            return new SocketTimeoutException(what + " timed out");
-        }
-        if (NativeStatus.ERR_ABORTED.is(code)) {
-            return new SocketException("Socket closed");
-        }
-        if (NativeStatus.ERR_RESET.is(code)) {
-            // java.net's words for a write to a peer that closed with data unread
-            return new SocketException("Connection reset by peer (" + transport + ": " + error.getString(0) + ")");
-        }
-        if (NativeStatus.ERR_CLOSED.is(code)) {
-            return new SocketException("Socket output is shut down");
-        }
-        return new IOException(what + " on a " + transport + " stream: " + NativeStatus.failure(call, code, error.getString(0)));
+        return NativeStatus.streamFailure(what, call, code, transport, error.getString(0));
     }
 }

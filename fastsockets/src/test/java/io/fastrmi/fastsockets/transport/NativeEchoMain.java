@@ -32,6 +32,7 @@ public final class NativeEchoMain {
         if (library == null) {
             throw new IllegalStateException(NativeLibraries.unavailableReason());
         }
+        System.out.println("BINDING " + NativeLibraries.binding());
         try (NativeTransport transport = library.openTransport(TransportName.parse(args[2]), 50, WaitMode.ADAPTIVE)) {
             if (server) {
                 try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

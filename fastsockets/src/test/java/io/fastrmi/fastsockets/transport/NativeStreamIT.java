@@ -13,25 +13,41 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Native byte streams between two JVMs through the FFM binding (JDK 25), on each backend and
- * provider: every size from 1 byte to 16 MiB comes back intact, primitive arrays written straight
+ * Native byte streams between two JVMs through each binding (FFM and JNI on JDK 25, JNI on 17), on
+ * each backend and provider: every size from 1 byte to 16 MiB comes back intact, primitive arrays written straight
  * from the array and read straight into one too, and the end of the stream arrives; a callback's two sides nudge each other.
  */
 class NativeStreamIT {
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"ofi:shm", "ofi:tcp;ofi_rxm", "ucx:shm", "ucx:tcp"})
-    void anEchoComesBackIntact(String transport) throws Exception {
+    /** Each transport through each binding: FFM on 25, JNI on 25 and on 17 (where FFM is not final). */
+    static List<Arguments> transportsAndBindings() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String transport : List.of("ofi:shm", "ofi:tcp;ofi_rxm", "ucx:shm", "ucx:tcp")) {
+            cases.add(Arguments.of(transport, 25, "ffm"));
+            cases.add(Arguments.of(transport, 25, "jni"));
+            cases.add(Arguments.of(transport, 17, "jni"));
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} on JDK {1} through {2}")
+    @MethodSource("transportsAndBindings")
+    void anEchoComesBackIntact(String transport, int feature, String binding) throws Exception {
         Path library = Path.of(System.getProperty("fastrmi.native.library"));
-        Jdk jdk = Jdk.of(25);
-        try (ManagedJvm server = launch(jdk, "server", library, transport).start()) {
+        Jdk jdk = Jdk.of(feature);
+        try (ManagedJvm server = launch(jdk, "server", library, transport, NativeEchoMain.class, binding).start()) {
             String port = server.awaitLine(java.util.regex.Pattern.compile("^READY port=(\\d+)$"), Duration.ofSeconds(30))
                     .group(1);
-            try (ManagedJvm client = launch(jdk, "client", library, transport).args(port).start()) {
+            try (ManagedJvm client = launch(jdk, "client", library, transport, NativeEchoMain.class, binding).args(port)
+                    .start()) {
                 assertEquals(0, client.awaitExit(Duration.ofMinutes(2)), () -> client.failure("client").getMessage());
+                assertTrue(client.output().stream().anyMatch(l -> l.startsWith("BINDING " + binding + " (")),
+                        () -> String.join("\n", client.output()));
                 List<String> expected = new ArrayList<>();
                 for (int size : NativeEchoMain.SIZES) {
                     expected.add("ECHO " + size);
@@ -78,12 +94,17 @@ class NativeStreamIT {
                 .findFirst().orElse(-1);
     }
 
-    private static JvmLauncher launch(Jdk jdk, String role, Path library, String transport) {
-        return launch(jdk, role, library, transport, NativeEchoMain.class);
+    private static JvmLauncher launch(Jdk jdk, String role, Path library, String transport, Class<?> main) {
+        return launch(jdk, role, library, transport, main, "ffm");
     }
 
-    private static JvmLauncher launch(Jdk jdk, String role, Path library, String transport, Class<?> main) {
-        return JvmLauncher.on(jdk).name(role).jvmArgs("--enable-native-access=ALL-UNNAMED")
+    private static JvmLauncher launch(Jdk jdk, String role, Path library, String transport, Class<?> main,
+            String binding) {
+        JvmLauncher launcher = JvmLauncher.on(jdk).name(role).jvmArgs("-Dfastrmi.binding=" + binding);
+        if (jdk.feature() >= 22) {
+            launcher.jvmArgs("--enable-native-access=ALL-UNNAMED");
+        }
+        return launcher
                 .classpath(Path.of(System.getProperty("fastrmi.fastsockets.jar")))
                 .classpath(JvmLauncher.codeSourceOf(TransportName.class))
                 .classpath(JvmLauncher.codeSourceOf(NativeEchoMain.class))
