@@ -63,7 +63,7 @@ final class Startup {
         }
         Installation.install(config);
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Startup.class.getClassLoader(), config.spin(),
-                config.waitMode());
+                config.waitMode(), config.binding());
         RmiPatch.carriedBy(agentJar);
     }
 }

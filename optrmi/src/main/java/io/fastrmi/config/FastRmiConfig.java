@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  * plain-ttl = 300s
  * spin = 20us                 # the longest a thread waiting on a native stream or a fast tcp connection polls before it blocks
  * wait = adaptive             # adaptive (spin while it pays), spin (always the whole spin) or block
+ * binding = jni                # how the native library is called: ffm (JDK 22+, the default there) or jni
  * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
  * offer-ports = 61000-61999   # scope = jvm: local ports of offers to other hosts
  *
@@ -45,7 +46,7 @@ import java.util.regex.Pattern;
  * Without a file, {@link #builtIn()}: this machine inside, every other host outside.
  */
 public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Duration spin, WaitMode waitMode,
-        Optional<Path> nativeLibrary,
+        Optional<Path> nativeLibrary, String binding,
         PortRanges offerPorts, HostPolicy defaults, List<HostSection> hosts) {
 
     public enum Scope { RMI, JVM }
@@ -58,7 +59,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     }
 
     static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "wait", "native-library",
-            "offer-ports");
+            "binding", "offer-ports");
     /** The keys of a host section ({@code [defaults]}, {@code [host ...]}). */
     public static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports", "jvm-ports");
     /**
@@ -76,7 +77,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
 
     public static FastRmiConfig builtIn() {
         return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, DEFAULT_SPIN, WaitMode.ADAPTIVE,
-                Optional.empty(),
+                Optional.empty(), "",
                 DEFAULT_OFFER_PORTS, HostPolicy.OUTSIDE,
                 List.of(new HostSection(List.of(HostPattern.parse("local")), HostPolicy.INSIDE_LOCAL, 0)));
     }
@@ -179,6 +180,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         parser.spin = spin;
         parser.waitMode = waitMode;
         parser.nativeLibrary = nativeLibrary;
+        parser.binding = binding;
         parser.offerPorts = offerPorts;
         // A host key given for this JVM wins over the file for every host: defaults and sections alike.
         PolicyBuilder defaultsBuilder = new PolicyBuilder(defaults);
@@ -215,7 +217,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             overridden.add(new HostSection(section.patterns(), sectionBuilders.get(i).build(), section.line()));
         }
         return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.spin, parser.waitMode, parser.nativeLibrary,
-                parser.offerPorts,
+                parser.binding, parser.offerPorts,
                 defaultsBuilder.build(), overridden);
     }
 
@@ -248,6 +250,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         Duration spin = DEFAULT_SPIN;
         WaitMode waitMode = WaitMode.ADAPTIVE;
         Optional<Path> nativeLibrary = Optional.empty();
+        /** "" (the JDK's default), "ffm" or "jni". */
+        String binding = "";
         PortRanges offerPorts = DEFAULT_OFFER_PORTS;
 
         Parser(String source) {
@@ -313,7 +317,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             if (patterns != null) {
                 hosts.add(new HostSection(patterns, current.build(), sectionLine));
             }
-            return new FastRmiConfig(source, scope, plainTtl, spin, waitMode, nativeLibrary, offerPorts, defaults.build(), hosts);
+            return new FastRmiConfig(source, scope, plainTtl, spin, waitMode, nativeLibrary, binding, offerPorts,
+                    defaults.build(), hosts);
         }
 
         /** One key; {@code policy} null means outside any section, where only global keys belong. */
@@ -334,6 +339,11 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
                     };
                 } else if (key.equals("native-library")) {
                     nativeLibrary = Optional.of(Path.of(value));
+                } else if (key.equals("binding")) {
+                    if (!value.equals("ffm") && !value.equals("jni")) {
+                        throw new ConfigException(where, number, "binding must be ffm or jni, not '" + value + "'");
+                    }
+                    binding = value;
                 } else if (key.equals("spin")) {
                     spin = duration(where, number, key, value);
                 } else if (key.equals("wait")) {

@@ -146,6 +146,10 @@ class FastRmiConfigTest {
         assertEquals(Set.of(Optimization.CLASS_TABLE, Optimization.BULK_ARRAYS), config.hosts().get(1).policy().optimizations(),
                 "what is not overridden stays");
 
+        assertEquals("", FastRmiConfig.builtIn().binding(), "no binding named: the JDK's default");
+        assertEquals("jni", FastRmiConfig.builtIn().withOverrides(Map.of("fastrmi.binding", "jni"), Map.of()).binding());
+        assertEquals("ffm", FastRmiConfig.parse("c.conf", List.of("binding = ffm")).binding());
+
         ConfigException bad = assertThrows(ConfigException.class,
                 () -> FastRmiConfig.builtIn().withOverrides(Map.of("fastrmi.optimize", "maybe"), Map.of()));
         assertEquals("-Dfastrmi.optimize: optimize must be on or off, not 'maybe'", bad.getMessage());
@@ -154,7 +158,8 @@ class FastRmiConfigTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "wait = sometimes|c.conf:1: wait must be adaptive, spin or block, not 'sometimes'",
-        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: jvm-ports, native-library, offer-ports, optimizations, optimize, plain-ttl, scope, spin, transports, wait)",
+        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: binding, jvm-ports, native-library, offer-ports, optimizations, optimize, plain-ttl, scope, spin, transports, wait)",
+        "binding = panama|c.conf:1: binding must be ffm or jni, not 'panama'",
         "[defaults|c.conf:1: section header '[defaults' has no closing ']'",
         "[cluster]|c.conf:1: unknown section '[cluster]' (expected [defaults] or [host PATTERN...])",
         "[host]|c.conf:1: [host] needs at least one host name, address, CIDR block or wildcard",

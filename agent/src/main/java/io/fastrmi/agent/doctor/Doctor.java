@@ -230,16 +230,19 @@ public final class Doctor {
     private void nativeTransports(FastRmiConfig config) {
         row(TransportName.TCP.toString(), "available (pure Java)");
         NativeTransports.configure(new NativeLibraryFile.Locator(config), Doctor.class.getClassLoader(), config.spin(),
-                config.waitMode());
+                config.waitMode(), config.binding());
         NativeLibrary library = null;
         try {
             Path file = NativeLibraryFile.locate(config);
-            library = NativeLibraries.load(file, Doctor.class.getClassLoader());
+            library = NativeLibraries.load(file, Doctor.class.getClassLoader(), config.binding());
             row("native library", library == null ? "unavailable: " + NativeLibraries.unavailableReason()
                     : file + " (libfastrmi " + library.version() + ", libfabric " + library.ofiVersion() + ", UCX "
                             + library.ucxVersion() + ")");
         } catch (IOException | RuntimeException e) {
             row("native library", "unavailable: " + e.getMessage());
+        }
+        if (library != null) {
+            row("binding", NativeLibraries.binding());
         }
         row("tcp reads", TcpWaits.describe());
         for (TransportName transport : config.allTransports()) {

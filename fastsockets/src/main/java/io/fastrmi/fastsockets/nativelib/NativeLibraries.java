@@ -12,7 +12,7 @@ public final class NativeLibraries {
     static final String FFM_BINDING = "io.fastrmi.fastsockets.ffm.FfmNativeLibrary";
     /** The JNI binding, on every JDK. */
     static final String JNI_BINDING = "io.fastrmi.fastsockets.jni.JniNativeLibrary";
-    /** Names the binding where both work: ffm or jni. */
+    /** The config's {@code binding} as a system property: ffm or jni. */
     public static final String BINDING_PROPERTY = "fastrmi.binding";
 
     private static volatile NativeLibrary loaded;
@@ -37,23 +37,22 @@ public final class NativeLibraries {
     }
 
     /**
-     * The binding for this JDK: FFM from 22 on, unless {@code -Dfastrmi.binding=jni} (or {@code
-     * ffm}) names one; below 22 only JNI, and only when named. Returns the class and why it was
-     * chosen; IllegalArgumentException for a setting that cannot be, or no binding.
+     * The binding for this JDK: FFM from 22 on, unless the setting ({@code binding} in the config,
+     * {@code -Dfastrmi.binding}) names one; below 22 only JNI, and only when named. Returns the class
+     * and why it was chosen; IllegalArgumentException for a setting that cannot be, or no binding.
      */
     static String[] chooseBinding(int feature, String setting) {
         if (setting != null && !setting.isEmpty()) {
             switch (setting) {
                 case "jni":
-                    return new String[] {JNI_BINDING, "jni (-D" + BINDING_PROPERTY + "=jni)"};
+                    return new String[] {JNI_BINDING, "jni (binding = jni)"};
                 case "ffm":
                     if (feature < 22) {
-                        throw new IllegalArgumentException("-D" + BINDING_PROPERTY + "=ffm needs JDK 22 or newer; this is JDK "
-                                + feature);
+                        throw new IllegalArgumentException("binding = ffm needs JDK 22 or newer; this is JDK " + feature);
                     }
-                    return new String[] {FFM_BINDING, "ffm (-D" + BINDING_PROPERTY + "=ffm)"};
+                    return new String[] {FFM_BINDING, "ffm (binding = ffm)"};
                 default:
-                    throw new IllegalArgumentException("-D" + BINDING_PROPERTY + "=" + setting + ": ffm or jni");
+                    throw new IllegalArgumentException("binding = " + setting + ": ffm or jni");
             }
         }
         if (feature < 22) {
@@ -64,17 +63,23 @@ public final class NativeLibraries {
         return new String[] {FFM_BINDING, "ffm (the default on JDK " + feature + ")"};
     }
 
+    /** {@link #load(Path, ClassLoader, String)} with {@code -Dfastrmi.binding} (tools and tests, which read no config). */
+    public static NativeLibrary load(Path file, ClassLoader loader) {
+        return load(file, loader, System.getProperty(BINDING_PROPERTY));
+    }
+
     /**
      * Binds the library at {@code file} through {@code loader} (the agent's class loader, which
-     * honours multi-release entries). Returns it, or null with the reason kept.
+     * honours multi-release entries), as {@code setting} says ({@link #chooseBinding}). Returns it,
+     * or null with the reason kept.
      */
-    public static synchronized NativeLibrary load(Path file, ClassLoader loader) {
+    public static synchronized NativeLibrary load(Path file, ClassLoader loader, String setting) {
         if (loaded != null) {
             return loaded;
         }
         String[] chosen;
         try {
-            chosen = chooseBinding(Runtime.version().feature(), System.getProperty(BINDING_PROPERTY));
+            chosen = chooseBinding(Runtime.version().feature(), setting);
         } catch (IllegalArgumentException e) {
             unavailable = e.getMessage();
             return null;

@@ -37,16 +37,20 @@ public final class NativeTransports {
     private static final AtomicBoolean WARMED = new AtomicBoolean();
     private static volatile int spinMicros = 20;
     private static volatile WaitMode waitMode = WaitMode.ADAPTIVE;
+    private static volatile String binding = "";
 
     private NativeTransports() {
     }
 
     /**
-     * Called by the agent: how to find the library, the class loader that sees the FFM binding, and
-     * how a waiting thread waits: at most {@code spin} spinning, as {@code wait} says (the config's keys).
+     * Called by the agent: how to find the library, the class loader that sees the FFM binding, how
+     * a waiting thread waits (at most {@code spin} spinning, as {@code wait} says) and the binding
+     * named ({@code ""} for the JDK's default): the config's keys.
      */
-    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, Duration spin, WaitMode wait) {
+    public static void configure(LibraryLocator libraryLocator, ClassLoader loader, Duration spin, WaitMode wait,
+            String bindingSetting) {
         locator = libraryLocator;
+        binding = bindingSetting;
         bindingLoader = loader;
         spinMicros = (int) Math.min(Integer.MAX_VALUE, spin.toNanos() / 1000);
         waitMode = wait;
@@ -168,7 +172,7 @@ public final class NativeTransports {
         if (locator == null) {
             throw new IOException("the native library is not configured (no agent)");
         }
-        library = NativeLibraries.load(locator.locate(), bindingLoader);
+        library = NativeLibraries.load(locator.locate(), bindingLoader, binding);
         if (library == null) {
             throw new IOException(NativeLibraries.unavailableReason());
         }

@@ -18,7 +18,8 @@ import java.nio.file.Path;
 
 /**
  * {@code libfastrmi.so} through the FFM API. The library (and with it libfabric and UCX) is loaded
- * once, for the life of the JVM.
+ * once, for the life of the JVM; its own constructor keeps UCX and libfabric off the JVM's signals
+ * ({@code native/src/signals.c}).
  */
 public final class FfmNativeLibrary implements NativeLibrary {
 
@@ -30,7 +31,6 @@ public final class FfmNativeLibrary implements NativeLibrary {
 
     public FfmNativeLibrary(Path file) {
         Linker linker = Linker.nativeLinker();
-        keepLibrariesOffTheJvmsSignals(linker);
         SymbolLookup library = SymbolLookup.libraryLookup(file, Arena.global());
         version = linker.downcallHandle(find(library, "fastrmi_version"), FunctionDescriptor.of(ValueLayout.ADDRESS));
         ofiVersion = linker.downcallHandle(find(library, "fastrmi_ofi_version"), FunctionDescriptor.of(ValueLayout.JAVA_INT));
@@ -97,29 +97,6 @@ public final class FfmNativeLibrary implements NativeLibrary {
             throw e;
         } catch (Throwable t) {
             throw new IOException("fastrmi_tcp_peer: " + t, t);
-        }
-    }
-
-    /**
-     * Libraries under libfastrmi.so catch SIGSEGV and friends to print a backtrace and exit: UCX
-     * (UCX_ERROR_SIGNALS), and the PSM/PSM2 libraries that libfabric's psm providers load
-     * (IPATH_NO_BACKTRACE, HFI_NO_BACKTRACE). The JVM raises SIGSEGV on purpose (implicit null
-     * checks, safepoint polls), so with such a handler in place a healthy JVM dies. They read these
-     * variables when they load, so they are set (unless the user set them) before libfastrmi.so is.
-     */
-    private static void keepLibrariesOffTheJvmsSignals(Linker linker) {
-        MethodHandle setenv = linker.downcallHandle(find(linker.defaultLookup(), "setenv"),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-        String[][] settings = {{"UCX_ERROR_SIGNALS", ""}, {"IPATH_NO_BACKTRACE", "1"}, {"HFI_NO_BACKTRACE", "1"}};
-        try (Arena arena = Arena.ofConfined()) {
-            for (String[] setting : settings) {
-                int rc = (int) setenv.invokeExact(arena.allocateFrom(setting[0]), arena.allocateFrom(setting[1]), 0);
-                if (rc != 0) {
-                    throw new IllegalStateException("setenv(" + setting[0] + ") failed");
-                }
-            }
-        } catch (Throwable t) {
-            throw new IllegalStateException("cannot keep native libraries off the JVM's signals", t);
         }
     }
 

@@ -1,0 +1,39 @@
+package io.fastrmi.fastsockets.nativelib;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** Which binding of the library a JDK gets, and why, by the config's {@code binding}. */
+class NativeLibrariesTest {
+
+    @Test
+    void jdk22AndNewerGetFfmUnlessJniIsNamed() {
+        assertArrayEquals(new String[] {NativeLibraries.FFM_BINDING, "ffm (the default on JDK 25)"},
+                NativeLibraries.chooseBinding(25, ""));
+        assertArrayEquals(new String[] {NativeLibraries.FFM_BINDING, "ffm (the default on JDK 22)"},
+                NativeLibraries.chooseBinding(22, null));
+        assertArrayEquals(new String[] {NativeLibraries.JNI_BINDING, "jni (binding = jni)"},
+                NativeLibraries.chooseBinding(25, "jni"));
+        assertArrayEquals(new String[] {NativeLibraries.FFM_BINDING, "ffm (binding = ffm)"},
+                NativeLibraries.chooseBinding(25, "ffm"));
+    }
+
+    @Test
+    void olderJdksGetJniOnlyWhenNamed() {
+        assertArrayEquals(new String[] {NativeLibraries.JNI_BINDING, "jni (binding = jni)"},
+                NativeLibraries.chooseBinding(17, "jni"));
+        assertEquals("the native transports need JDK 22 or newer (FFM API); this is JDK 17",
+                assertThrows(IllegalArgumentException.class, () -> NativeLibraries.chooseBinding(17, "")).getMessage());
+        assertEquals("binding = ffm needs JDK 22 or newer; this is JDK 21",
+                assertThrows(IllegalArgumentException.class, () -> NativeLibraries.chooseBinding(21, "ffm")).getMessage());
+    }
+
+    @Test
+    void anUnknownBindingIsRefusedByName() {
+        assertEquals("binding = panama: ffm or jni",
+                assertThrows(IllegalArgumentException.class, () -> NativeLibraries.chooseBinding(25, "panama")).getMessage());
+    }
+}
