@@ -154,13 +154,14 @@ class DoctorIT {
 
     /** The jar's command line itself: usage without a command, --version, a bad option (picocli, relocated). */
     @Test
-    void onJdk17TheNativeLibraryIsUnavailableAndSaysWhy() {
+    void onJdk17TheNativeLibraryIsBoundThroughJni() {
         Run run = jar(17, "doctor");
         assertEquals(0, run.exitCode(), run.text());
         assertEquals("available (pure Java)", run.value("tcp"), run.text());
-        assertEquals("unavailable: the native transports need JDK 22 or newer (FFM API); this is JDK 17",
-                run.value("native library"), run.text());
-        assertEquals("block at once (JDK 17 has no FFM API to reach the library's idle strategy)",
+        assertTrue(run.value("native library").contains("(libfastrmi "), run.text());
+        assertEquals("jni (JDK 17 has no final FFM API)", run.value("binding"), run.text());
+        assertEquals("opens", run.value("ucx:shm"), run.text());
+        assertEquals("block at once (on JDK 17 only the native streams wait through the library)",
                 run.value("tcp reads"), run.text());
         assertEquals("needs JDK 22 or newer: here only RMI's sockets can be FastRMI's (the config says rmi)",
                 run.value("scope = jvm"), run.text());

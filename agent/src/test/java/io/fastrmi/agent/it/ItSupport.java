@@ -37,10 +37,11 @@ final class ItSupport {
 
     /**
      * The transport a fast connection between two JVMs of this JDK on this host gets with the
-     * built-in config: the first native one (UCX shared memory) where FFM is (JDK 22+), else tcp.
+     * built-in config: the first native one (UCX shared memory), through FFM from JDK 22 and JNI
+     * before.
      */
     static String fastTransport(int feature) {
-        return feature >= 22 ? "ucx:shm" : "tcp";
+        return "ucx:shm";
     }
 
     /**

@@ -38,8 +38,8 @@ public final class NativeLibraries {
 
     /**
      * The binding for this JDK: FFM from 22 on, unless the setting ({@code binding} in the config,
-     * {@code -Dfastrmi.binding}) names one; below 22 only JNI, and only when named. Returns the class
-     * and why it was chosen; IllegalArgumentException for a setting that cannot be, or no binding.
+     * {@code -Dfastrmi.binding}) names one; below 22 JNI, where FFM is not final. Returns the class
+     * and why it was chosen; IllegalArgumentException for a setting that cannot be.
      */
     static String[] chooseBinding(int feature, String setting) {
         if (setting != null && !setting.isEmpty()) {
@@ -56,9 +56,7 @@ public final class NativeLibraries {
             }
         }
         if (feature < 22) {
-            // JNI is not yet the default below 22: the ITs on 17 have yet to run under it (issue 36).
-            throw new IllegalArgumentException("the native transports need JDK 22 or newer (FFM API); this is JDK "
-                    + feature);
+            return new String[] {JNI_BINDING, "jni (JDK " + feature + " has no final FFM API)"};
         }
         return new String[] {FFM_BINDING, "ffm (the default on JDK " + feature + ")"};
     }
