@@ -19,7 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Fuzzed native addresses in well-formed offers and answers ({@link AddressFuzzMain}), against real
@@ -40,12 +41,14 @@ class AddressFuzzIT {
     /** How long a fuzz may run: about 100 answers a second here, more offers. */
     private static final Duration LIMIT = Duration.ofSeconds(120 + COUNT / LANES / 20);
 
-    @Test
-    void fuzzedOfferAddressesEndCleanlyAndTheServerSurvives() throws Exception {
-        Path dir = ItSupport.directory("fuzz-offers");
+    /** The agent's server on JDK 25 (the FFM binding) and 17 (JNI); the fuzzers, of the same JDK, carry no agent. */
+    @ParameterizedTest(name = "agent on JDK {0}")
+    @ValueSource(ints = {25, 17})
+    void fuzzedOfferAddressesEndCleanlyAndTheServerSurvives(int feature) throws Exception {
+        Path dir = ItSupport.directory("fuzz-offers-" + feature);
         Path config = config(dir);
         Path agent = ItSupport.agentJar();
-        Jdk jdk = Jdk.of(25);
+        Jdk jdk = Jdk.of(feature);
         try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config, LIMIT)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
             List<ManagedJvm> fuzzers = new ArrayList<>();
@@ -77,13 +80,14 @@ class AddressFuzzIT {
         }
     }
 
-    @Test
-    void fuzzedAnswerAddressesFailTheCallAndTheClientSurvives() throws Exception {
-        Path dir = ItSupport.directory("fuzz-answers");
+    @ParameterizedTest(name = "agent on JDK {0}")
+    @ValueSource(ints = {25, 17})
+    void fuzzedAnswerAddressesFailTheCallAndTheClientSurvives(int feature) throws Exception {
+        Path dir = ItSupport.directory("fuzz-answers-" + feature);
         List<ManagedJvm> clients = new ArrayList<>();
         try {
             for (int lane = 0; lane < LANES; lane++) {
-                clients.add(JvmLauncher.on(Jdk.of(25)).name("client-" + lane).agent(ItSupport.agentJar(), "config=" + config(dir))
+                clients.add(JvmLauncher.on(Jdk.of(feature)).name("client-" + lane).agent(ItSupport.agentJar(), "config=" + config(dir))
                         .jvmArgs("--enable-native-access=ALL-UNNAMED", "-Dsun.rmi.transport.tcp.handshakeTimeout=2000")
                         .classpathOf(AddressFuzzMain.class).classpathOf(NativeAddressBytes.class).main(AddressFuzzMain.class).timeLimit(LIMIT)
                         .args("answers", String.valueOf(share(lane)), String.valueOf(SEED + lane)).start());
