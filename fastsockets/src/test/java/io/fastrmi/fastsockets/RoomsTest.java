@@ -12,8 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * fastsockets' rooms, bottom to top: transport (with the native binding: nativelib, and ffm in the
- * jar's Java 22 part); handshake; jvm (scope = jvm's sockets); rmi (RMI's sockets). Under them all,
+ * fastsockets' rooms, bottom to top: transport (with the native bindings: nativelib, jni, and ffm in
+ * the jar's Java 22 part); handshake; jvm (scope = jvm's sockets); rmi (RMI's sockets). Under them all,
  * config ({@code io.fastrmi.config}, in optrmi, which cannot see fastsockets at all). Nothing in a
  * lower room uses a higher one, and no two rooms use each other. Checked on the compiled classes,
  * the Java 22 ones included.
@@ -34,7 +34,7 @@ class RoomsTest {
     @Test
     void aLowerRoomNeverUsesAHigherOne() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("transport").definedBy(BASE + ".transport..", BASE + ".nativelib..", BASE + ".ffm..")
+                .layer("transport").definedBy(BASE + ".transport..", BASE + ".nativelib..", BASE + ".ffm..", BASE + ".jni..")
                 .layer("handshake").definedBy(BASE + ".handshake..")
                 .layer("jvm").definedBy(BASE + ".jvm..")
                 .layer("rmi").definedBy(BASE + ".rmi..")
@@ -49,7 +49,7 @@ class RoomsTest {
     void everyClassLivesInARoomAndNoRoomsFormACycle() {
         // Every package under fastsockets, so that a new sibling package cannot escape the rules above.
         com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes().that().resideInAPackage(BASE + "..").should()
-                .resideInAnyPackage(BASE + ".transport..", BASE + ".nativelib..", BASE + ".ffm..",
+                .resideInAnyPackage(BASE + ".transport..", BASE + ".nativelib..", BASE + ".ffm..", BASE + ".jni..",
                         BASE + ".handshake..", BASE + ".jvm..", BASE + ".rmi..")
                 .check(classes());
         slices().matching(BASE + ".(*)..").should().beFreeOfCycles().check(classes());

@@ -121,7 +121,9 @@ public final class ManagedJvm implements AutoCloseable {
                     throw failure("exited (code " + exitCodeOrUnknown() + ") before a line matching /" + pattern + "/");
                 }
                 try {
-                    lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                    // In slices: a pump's last notify comes while it is still alive, so its end
+                    // would otherwise be seen only when the whole timeout ran out.
+                    lines.wait(Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(left))));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw failure("interrupted while waiting for /" + pattern + "/");
