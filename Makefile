@@ -20,8 +20,9 @@
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the RMI
 #                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
 #                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds, each kernel's calls
-#                 in batches the columns take in turn), on this host, then a fresh pair's first
-#                 $(BENCH_FIRST_CALLS) calls of each kernel (no warm-up) on this host,
+#                 in batches the columns take in turn; @binding=jni: the JNI binding beside FFM), on this host, then
+#                 a fresh pair's first $(BENCH_FIRST_CALLS) calls of each kernel (no warm-up) on this host, then
+#                 the same on JDK 17 (the JNI binding) on $(BENCH_JDK17_TRANSPORTS),
 #                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS), then four namespaces calling
 #                 each other at once (io.fastrmi.netpipe.bench.mesh.Mesh: a star and an all-to-all, 8 threads per
 #                 host; throughput and lost calls) on the same transports (both skipped unless root)
@@ -57,7 +58,8 @@ LEAN_BENCH_RMI_OPENS := --add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED
 LEAN_BENCH_JVM = $(LEAN_BENCH_OPENS) $(LEAN_BENCH_RMI_OPENS) -javaagent:$(AGENT_JAR)
 LEAN_FUZZ_SEED ?= $(shell date +%s)
 CHURN_CLIENTS ?= 1000
-BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
+BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp,ucx:shm@binding=jni
+BENCH_JDK17_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
 BENCH_NETNS_TRANSPORTS ?= tcp,ucx:tcp,ofi:tcp;ofi_rxm
 BENCH_ROUNDS ?= 5
 BENCH_CALLS ?= 20000
@@ -154,6 +156,8 @@ bench: build
 	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_CALLS) --load $(BENCH_LOAD) --transports '$(BENCH_TRANSPORTS)'
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.Bench --agent $(AGENT_JAR) --jdk $(BUILD_JDK) \
 	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_FIRST_CALLS) --warmup 0 --load $(BENCH_LOAD) --transports '$(BENCH_TRANSPORTS)'
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.Bench --agent $(AGENT_JAR) --jdk $(JDK17_HOME) \
+	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_CALLS) --load $(BENCH_LOAD) --transports '$(BENCH_JDK17_TRANSPORTS)'
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.Bench --agent $(AGENT_JAR) --jdk $(BUILD_JDK) \
 	  --rounds $(BENCH_ROUNDS) --calls $(BENCH_CALLS) --load $(BENCH_LOAD) --hosts netns --transports '$(BENCH_NETNS_TRANSPORTS)'
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.bench.mesh.Mesh --agent $(AGENT_JAR) --jdk $(BUILD_JDK) \
