@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Fuzzed native addresses in well-formed offers and answers ({@link AddressFuzzMain}), against real
@@ -41,12 +42,17 @@ class AddressFuzzIT {
     /** How long a fuzz may run: about 100 answers a second here, more offers. */
     private static final Duration LIMIT = Duration.ofSeconds(120 + COUNT / LANES / 20);
 
-    /** The agent's server on JDK 25 (the FFM binding) and 17 (JNI); the fuzzers, of the same JDK, carry no agent. */
-    @ParameterizedTest(name = "agent on JDK {0}")
-    @ValueSource(ints = {25, 17})
-    void fuzzedOfferAddressesEndCleanlyAndTheServerSurvives(int feature) throws Exception {
-        Path dir = ItSupport.directory("fuzz-offers-" + feature);
-        Path config = config(dir);
+    /** The agent's JVMs on JDK 25 through FFM and JNI, and on 17 (JNI). */
+    static List<Arguments> bindings() {
+        return List.of(Arguments.of(25, "ffm"), Arguments.of(25, "jni"), Arguments.of(17, "jni"));
+    }
+
+    /** The fuzzers, of the server's JDK (a fingerprint of another JDK is refused before any address), carry no agent. */
+    @ParameterizedTest(name = "agent on JDK {0} through {1}")
+    @MethodSource("bindings")
+    void fuzzedOfferAddressesEndCleanlyAndTheServerSurvives(int feature, String binding) throws Exception {
+        Path dir = ItSupport.directory("fuzz-offers-" + feature + "-" + binding);
+        Path config = config(dir, binding);
         Path agent = ItSupport.agentJar();
         Jdk jdk = Jdk.of(feature);
         try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config, LIMIT)) {
@@ -80,14 +86,14 @@ class AddressFuzzIT {
         }
     }
 
-    @ParameterizedTest(name = "agent on JDK {0}")
-    @ValueSource(ints = {25, 17})
-    void fuzzedAnswerAddressesFailTheCallAndTheClientSurvives(int feature) throws Exception {
-        Path dir = ItSupport.directory("fuzz-answers-" + feature);
+    @ParameterizedTest(name = "agent on JDK {0} through {1}")
+    @MethodSource("bindings")
+    void fuzzedAnswerAddressesFailTheCallAndTheClientSurvives(int feature, String binding) throws Exception {
+        Path dir = ItSupport.directory("fuzz-answers-" + feature + "-" + binding);
         List<ManagedJvm> clients = new ArrayList<>();
         try {
             for (int lane = 0; lane < LANES; lane++) {
-                clients.add(JvmLauncher.on(Jdk.of(feature)).name("client-" + lane).agent(ItSupport.agentJar(), "config=" + config(dir))
+                clients.add(JvmLauncher.on(Jdk.of(feature)).name("client-" + lane).agent(ItSupport.agentJar(), "config=" + config(dir, binding))
                         .jvmArgs("--enable-native-access=ALL-UNNAMED", "-Dsun.rmi.transport.tcp.handshakeTimeout=2000")
                         .classpathOf(AddressFuzzMain.class).classpathOf(NativeAddressBytes.class).main(AddressFuzzMain.class).timeLimit(LIMIT)
                         .args("answers", String.valueOf(share(lane)), String.valueOf(SEED + lane)).start());
@@ -111,9 +117,9 @@ class AddressFuzzIT {
         return COUNT / LANES + (lane < COUNT % LANES ? 1 : 0);
     }
 
-    private static Path config(Path dir) throws Exception {
+    private static Path config(Path dir, String binding) throws Exception {
         Path config = dir.resolve("fastrmi.conf");
-        Files.write(config, List.of("[host local]", "optimize = on", "transports = " + TRANSPORTS));
+        Files.write(config, List.of("binding = " + binding, "[host local]", "optimize = on", "transports = " + TRANSPORTS));
         return config;
     }
 }

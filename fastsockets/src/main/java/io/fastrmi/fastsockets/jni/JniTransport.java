@@ -2,31 +2,23 @@ package io.fastrmi.fastsockets.jni;
 
 import io.fastrmi.config.TransportName;
 import io.fastrmi.config.WaitMode;
+import io.fastrmi.fastsockets.nativelib.BoundTransport;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
-import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 
 /** A libfastrmi context through JNI. */
-final class JniTransport implements NativeTransport {
+final class JniTransport extends BoundTransport {
 
     private static final int ADDRESS_MAX = 4096;
 
-    private final TransportName name;
     private final long context;
-    private final byte[] address;
-    private final boolean peerCanBlockOthers;
     private final boolean maySpinOnDeadPeer;
-    private boolean closed;
-    private int openStreams;
-    private volatile Runnable idleListener;
 
     private JniTransport(TransportName name, long context, byte[] address, boolean peerCanBlockOthers,
             boolean maySpinOnDeadPeer) {
-        this.name = name;
+        super(name, address, peerCanBlockOthers);
         this.context = context;
-        this.address = address;
-        this.peerCanBlockOthers = peerCanBlockOthers;
         this.maySpinOnDeadPeer = maySpinOnDeadPeer;
     }
 
@@ -60,81 +52,29 @@ final class JniTransport implements NativeTransport {
     }
 
     @Override
-    public TransportName name() {
-        return name;
+    protected NativeStream openStream(byte[] peerAddress, long localId, long peerId) throws IOException {
+        return JniStream.open(this, context, peerAddress, localId, peerId, !maySpinOnDeadPeer);
+    }
+
+    /** Made visible to this binding's streams. */
+    @Override
+    protected void streamClosed() {
+        super.streamClosed();
     }
 
     @Override
-    public byte[] address() {
-        return address.clone();
+    protected long contextPeersGone() {
+        return JniCalls.ctxPeersGone(context);
     }
 
     @Override
-    public boolean peerCanBlockOthers() {
-        return peerCanBlockOthers;
+    protected long contextPeersLeft() {
+        return JniCalls.ctxPeersLeft(context);
     }
 
     @Override
-    public NativeStream open(byte[] peerAddress, long localId, long peerId) throws IOException {
-        synchronized (this) {
-            if (closed) {
-                throw new IOException("native transport " + name + " is closed");
-            }
-            // Counted before the context is used, so that closeIfIdle cannot close it under us.
-            openStreams++;
-        }
-        boolean opened = false;
-        try {
-            NativeStream stream = JniStream.open(this, context, peerAddress, localId, peerId, !maySpinOnDeadPeer);
-            opened = true;
-            return stream;
-        } finally {
-            if (!opened) {
-                streamClosed();
-            }
-        }
-    }
-
-    /** A stream of this context was freed (or failed to open); the last one out tells the idle listener. */
-    void streamClosed() {
-        boolean nowIdle;
-        synchronized (this) {
-            openStreams--;
-            nowIdle = openStreams == 0 && !closed;
-        }
-        Runnable listener = idleListener;
-        if (nowIdle && listener != null) {
-            listener.run();
-        }
-    }
-
-    @Override
-    public synchronized boolean idle() {
-        return openStreams == 0;
-    }
-
-    @Override
-    public void onIdle(Runnable listener) {
-        idleListener = listener;
-    }
-
-    @Override
-    public synchronized long peersGone() {
-        return closed ? 0 : JniCalls.ctxPeersGone(context);
-    }
-
-    @Override
-    public synchronized long peersLeft() {
-        return closed ? 0 : JniCalls.ctxPeersLeft(context);
-    }
-
-    @Override
-    public synchronized boolean closeIfIdle() {
-        if (openStreams > 0) {
-            return false;
-        }
-        close();
-        return true;
+    protected void closeContext() {
+        JniCalls.ctxClose(context);
     }
 
     @Override
@@ -142,21 +82,8 @@ final class JniTransport implements NativeTransport {
         byte[] err = JniCalls.errorBuffer();
         int rc = JniCalls.ctxExpectPeer(context, ip.getAddress(), err);
         if (rc != 0) {
-            throw new IOException("native transport " + name + " cannot expect " + ip.getHostAddress() + ": "
+            throw new IOException("native transport " + name() + " cannot expect " + ip.getHostAddress() + ": "
                     + NativeStatus.failure("fastrmi_ctx_expect_peer", rc, JniCalls.message(err)));
         }
-    }
-
-    @Override
-    public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            JniCalls.ctxClose(context);
-        }
-    }
-
-    @Override
-    public String toString() {
-        return name.toString();
     }
 }

@@ -1,30 +1,22 @@
 package io.fastrmi.fastsockets.ffm;
 
-import io.fastrmi.fastsockets.nativelib.CallGate;
+import io.fastrmi.fastsockets.nativelib.BoundStream;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
-import io.fastrmi.fastsockets.nativelib.NativeStream;
-import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A libfastrmi stream through FFM. Bytes go straight between the Java array and the library, one
- * copy each way (a critical downcall that never waits); a call that must wait first waits in the
- * library with no array in hand ({@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}),
- * so that the GC is never held up by a waiting thread, then copies. Nothing is allocated per call:
- * the segment view of the array last used in each direction is kept (RMI reads into and writes
- * from the same buffer call after call; escape analysis does not remove a view made per call, which
- * cost about 100 B a transfer), and the library is given the offset rather than a slice. Nothing
- * outside the heap per stream but its two error buffers. No lock either ({@link CallGate}).
- *
- * <p>A context whose calls may spin for ever on a dead peer's lock (libfabric's shm) is never called
- * from a critical downcall: a thread spinning there would hold up every safepoint, and so every
- * thread of the JVM. Its streams copy through a buffer outside the heap of their own instead, and
- * call the library as an ordinary downcall, so that such a thread costs only itself.
+ * A libfastrmi stream through FFM ({@link BoundStream} has how reads and writes use the calls). The
+ * calls that never wait are critical downcalls with heap access: they take the Java array's own
+ * segment and an offset into it (so that no slice is made per call). Nothing is allocated per call:
+ * the segment view of the array last used in each direction is kept (RMI reads into and writes from
+ * the same buffer call after call; escape analysis does not remove a view made per call, which cost
+ * about 100 B a transfer). Nothing outside the heap per stream but its two error buffers, and a
+ * bounced stream's two buffers.
  */
-final class FfmStream implements NativeStream {
+final class FfmStream extends BoundStream<MemorySegment> {
 
     /** Each direction's buffer outside the heap, on a context never called critically. */
     private static final int BOUNCE_BYTES = 32 * 1024;
@@ -38,16 +30,14 @@ final class FfmStream implements NativeStream {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment readError = arena.allocate(FfmTransport.ERROR_BUFFER);
     private final MemorySegment writeError = arena.allocate(FfmTransport.ERROR_BUFFER);
-    private final CallGate gate = new CallGate();
     private ArrayView readView = ArrayView.NONE;
     private ArrayView writeView = ArrayView.NONE;
-    /** When the last read began to wait, 0 when it found its bytes at once (the reader's own). */
-    private long readWaitedSince;
     /** Null where critical downcalls are safe; else where reads and writes go through. */
     private final MemorySegment readBounce;
     private final MemorySegment writeBounce;
 
     private FfmStream(NativeCalls calls, FfmTransport transport, MemorySegment stream, boolean critical) {
+        super(transport, !critical);
         this.calls = calls;
         this.transport = transport;
         this.stream = stream;
@@ -77,185 +67,33 @@ final class FfmStream implements NativeStream {
     }
 
     @Override
-    public int read(byte[] buffer, int offset, int length, int timeoutMillis) throws IOException {
-        java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
-        return read(false, buffer, offset, length, timeoutMillis);
+    protected MemorySegment readMemory(byte[] buffer) {
+        ArrayView view = readView;
+        if (view.array == buffer) {
+            return view.segment;
+        }
+        view = new ArrayView(buffer);
+        if (buffer.length <= KEPT_VIEW_MAX) {
+            readView = view;
+        }
+        return view.segment;
     }
 
     @Override
-    public int readArray(Object array, long byteOffset, long byteLength, int timeoutMillis) throws IOException {
-        MemorySegment memory = primitiveArrayMemory(array);
-        java.util.Objects.checkFromIndexSize(byteOffset, byteLength, memory.byteSize());
-        return read(false, memory, byteOffset, (int) Math.min(byteLength, Integer.MAX_VALUE), timeoutMillis);
-    }
-
-    /**
-     * Nudges {@code first}'s reader (when it is an open stream of this library) in a call of its
-     * own, so that a close of {@code first} never waits for this read; then reads.
-     */
-    @Override
-    public int readAfterNudging(NativeStream first, long spinNanos, byte[] buffer, int offset, int length,
-            int timeoutMillis) throws IOException {
-        java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
-        boolean nudged = first instanceof FfmStream other && other != this && other.nudge(spinNanos);
-        return read(nudged, buffer, offset, length, timeoutMillis);
+    protected MemorySegment writeMemory(byte[] buffer) {
+        ArrayView view = writeView;
+        if (view.array == buffer) {
+            return view.segment;
+        }
+        view = new ArrayView(buffer);
+        if (buffer.length <= KEPT_VIEW_MAX) {
+            writeView = view;
+        }
+        return view.segment;
     }
 
     @Override
-    public long lastReadWaitedSince() {
-        return readWaitedSince;
-    }
-
-    /** Whether this stream's reader was nudged; false once the stream is closing, aborted or failed. */
-    private boolean nudge(long spinNanos) {
-        if (!gate.tryEnter()) {
-            return false;
-        }
-        try {
-            // No error buffer: this stream's reader and writer may be using theirs; a nudge of an
-            // open stream cannot fail.
-            return (int) calls.streamNudge.invokeExact(stream, spinNanos, MemorySegment.NULL, 0L) == 0;
-        } catch (Throwable t) {
-            return false;
-        } finally {
-            gate.exit();
-        }
-    }
-
-    private int read(boolean afterNudge, byte[] buffer, int offset, int length, int timeoutMillis) throws IOException {
-        return read(afterNudge, readView(buffer), offset, length, timeoutMillis);
-    }
-
-    /**
-     * Into {@code memory} (an array's heap segment) from {@code offset}. {@code afterNudge}: this
-     * thread nudged another stream's reader, which spins; this one waits without spinning.
-     */
-    private int read(boolean afterNudge, MemorySegment memory, long offset, int length, int timeoutMillis) throws IOException {
-        readWaitedSince = 0;
-        if (length == 0) {
-            return 0;
-        }
-        gate.enter();
-        try {
-            if (readBounce != null && !afterNudge) {
-                return readBounced(memory, offset, length, timeoutMillis);
-            }
-            long n = readNow(memory, offset, length);
-            if (NativeStatus.ERR_TIMEOUT.is(n)) {
-                // Nothing there: wait with no array in hand, then copy.
-                readWaitedSince = System.nanoTime();
-                int timeout = timeoutMillis == 0 ? -1 : timeoutMillis;
-                n = afterNudge
-                        ? (long) calls.waitReadableAfterNudge.invokeExact(stream, timeout, readError, (long) FfmTransport.ERROR_BUFFER)
-                        : (long) calls.waitReadable.invokeExact(stream, timeout, readError, (long) FfmTransport.ERROR_BUFFER);
-                if (n < 0) {
-                    throw failure("read", afterNudge ? "fastrmi_wait_readable_after_nudge" : "fastrmi_wait_readable", n,
-                            readError);
-                }
-                if (n > 0) {
-                    n = readNow(memory, offset, length);
-                }
-            }
-            if (n == 0) {
-                return -1;
-            }
-            if (n < 0) {
-                throw failure("read", "fastrmi_recv", n, readError);
-            }
-            return (int) n;
-        } catch (IOException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IOException("read from a " + transport + " stream: " + t, t);
-        } finally {
-            gate.exit();
-        }
-    }
-
-    /**
-     * What is there now, without waiting (ERR_TIMEOUT: nothing): critically into the array's
-     * {@code memory}, or as an ordinary downcall through {@link #readBounce}.
-     */
-    private long readNow(MemorySegment memory, long offset, int length) throws Throwable {
-        if (readBounce == null) {
-            return (long) calls.recvNow.invokeExact(stream, memory, offset, (long) length, 0, readError,
-                    (long) FfmTransport.ERROR_BUFFER);
-        }
-        long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES), 0, readError,
-                (long) FfmTransport.ERROR_BUFFER);
-        if (n > 0) {
-            MemorySegment.copy(readBounce, 0, memory, offset, n);
-        }
-        return n;
-    }
-
-    @Override
-    public void write(byte[] buffer, int offset, int length) throws IOException {
-        java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
-        write(writeView(buffer), offset, length);
-    }
-
-    @Override
-    public void writeArray(Object array, long byteOffset, long byteLength) throws IOException {
-        MemorySegment memory = primitiveArrayMemory(array);
-        java.util.Objects.checkFromIndexSize(byteOffset, byteLength, memory.byteSize());
-        write(memory, byteOffset, byteLength);
-    }
-
-    /** Writes {@code length} bytes of {@code memory} (an array's heap segment) from {@code offset}. */
-    private void write(MemorySegment memory, long offset, long length) throws IOException {
-        gate.enter();
-        try {
-            if (writeBounce != null) {
-                writeBounced(memory, offset, length);
-                return;
-            }
-            long sent = 0;
-            if (length > 0) {
-                sent = (long) calls.sendNow.invokeExact(stream, memory, offset, length, 0, writeError,
-                        (long) FfmTransport.ERROR_BUFFER);
-                if (NativeStatus.ERR_TIMEOUT.is(sent)) {
-                    sent = 0;
-                } else if (sent < 0) {
-                    throw failure("write", "fastrmi_send", sent, writeError);
-                }
-            }
-            // The reader's window is full: wait for credit with no array in hand, then send the rest.
-            while (sent < length) {
-                int rc = (int) calls.waitWritable.invokeExact(stream, -1, writeError, (long) FfmTransport.ERROR_BUFFER);
-                if (rc < 0) {
-                    throw failure("write", "fastrmi_wait_writable", rc, writeError);
-                }
-                long n = (long) calls.sendNow.invokeExact(stream, memory, offset + sent, length - sent, 0, writeError,
-                        (long) FfmTransport.ERROR_BUFFER);
-                if (NativeStatus.ERR_TIMEOUT.is(n)) {
-                    continue;
-                }
-                if (n < 0) {
-                    throw failure("write", "fastrmi_send", n, writeError);
-                }
-                sent += n;
-                if (sent == length) {
-                    // A blocking send's last step (fastrmi_send of 0 bytes): let the provider finish our
-                    // messages, which a receiver may pull from us, before this thread goes elsewhere.
-                    n = (long) calls.send.invokeExact(stream, MemorySegment.NULL, 0L, -1, writeError,
-                            (long) FfmTransport.ERROR_BUFFER);
-                    if (n < 0) {
-                        throw failure("write", "fastrmi_send", n, writeError);
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IOException("write to a " + transport + " stream: " + t, t);
-        } finally {
-            gate.exit();
-        }
-    }
-
-    /** A primitive array's memory, as a heap segment. */
-    private static MemorySegment primitiveArrayMemory(Object array) {
+    protected MemorySegment arrayMemory(Object array) {
         return switch (array) {
             case byte[] a -> MemorySegment.ofArray(a);
             case short[] a -> MemorySegment.ofArray(a);
@@ -268,108 +106,142 @@ final class FfmStream implements NativeStream {
         };
     }
 
-    /**
-     * A read as one ordinary downcall that waits in the library if it must, through {@link
-     * #readBounce}: one call where a look first would make two on most reads of a ping-pong. A read
-     * that took longer than {@link WaitBudget#BLOCKED_NANOS} waited.
-     */
-    private int readBounced(MemorySegment memory, long offset, int length, int timeoutMillis) throws Throwable {
-        long start = System.nanoTime();
-        long n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES),
-                timeoutMillis == 0 ? -1 : timeoutMillis, readError, (long) FfmTransport.ERROR_BUFFER);
-        if (System.nanoTime() - start > WaitBudget.BLOCKED_NANOS) {
-            readWaitedSince = start;
-        }
-        if (n == 0) {
-            return -1;
-        }
-        if (n < 0) {
-            throw failure("read", "fastrmi_recv", n, readError);
-        }
-        MemorySegment.copy(readBounce, 0, memory, offset, n);
-        return (int) n;
+    @Override
+    protected long byteSize(MemorySegment memory) {
+        return memory.byteSize();
     }
 
-    /** A write as ordinary downcalls, through {@link #writeBounce}; each returns once its bytes are handed over. */
-    private void writeBounced(MemorySegment memory, long offset, long length) throws Throwable {
+    /** Critically into the array's memory, or as an ordinary downcall through {@link #readBounce}. */
+    @Override
+    protected long recvNow(MemorySegment memory, long offset, int length) throws IOException {
+        if (readBounce != null) {
+            return recvBounced(memory, offset, length, 0);
+        }
+        try {
+            return (long) calls.recvNow.invokeExact(stream, memory, offset, (long) length, 0, readError,
+                    (long) FfmTransport.ERROR_BUFFER);
+        } catch (Throwable t) {
+            throw bindingFailure("read from", t);
+        }
+    }
+
+    @Override
+    protected long recvBounced(MemorySegment memory, long offset, int length, int timeout) throws IOException {
+        long n;
+        try {
+            n = (long) calls.recv.invokeExact(stream, readBounce, (long) Math.min(length, BOUNCE_BYTES), timeout, readError,
+                    (long) FfmTransport.ERROR_BUFFER);
+        } catch (Throwable t) {
+            throw bindingFailure("read from", t);
+        }
+        if (n > 0) {
+            MemorySegment.copy(readBounce, 0, memory, offset, n);
+        }
+        return n;
+    }
+
+    @Override
+    protected long waitReadable(int timeout, boolean afterNudge) throws IOException {
+        try {
+            return afterNudge
+                    ? (long) calls.waitReadableAfterNudge.invokeExact(stream, timeout, readError, (long) FfmTransport.ERROR_BUFFER)
+                    : (long) calls.waitReadable.invokeExact(stream, timeout, readError, (long) FfmTransport.ERROR_BUFFER);
+        } catch (Throwable t) {
+            throw bindingFailure("read from", t);
+        }
+    }
+
+    @Override
+    protected long sendNow(MemorySegment memory, long offset, long length) throws IOException {
+        try {
+            return (long) calls.sendNow.invokeExact(stream, memory, offset, length, 0, writeError,
+                    (long) FfmTransport.ERROR_BUFFER);
+        } catch (Throwable t) {
+            throw bindingFailure("write to", t);
+        }
+    }
+
+    /** Ordinary downcalls through {@link #writeBounce}; each returns once its bytes are handed over. */
+    @Override
+    protected long sendBounced(MemorySegment memory, long offset, long length) throws IOException {
         long sent = 0;
         while (sent < length) {
             int n = (int) Math.min(length - sent, BOUNCE_BYTES);
             MemorySegment.copy(memory, offset + sent, writeBounce, 0, n);
-            long rc = (long) calls.send.invokeExact(stream, writeBounce, (long) n, -1, writeError,
-                    (long) FfmTransport.ERROR_BUFFER);
+            long rc;
+            try {
+                rc = (long) calls.send.invokeExact(stream, writeBounce, (long) n, -1, writeError,
+                        (long) FfmTransport.ERROR_BUFFER);
+            } catch (Throwable t) {
+                throw bindingFailure("write to", t);
+            }
             if (rc < 0) {
-                throw failure("write", "fastrmi_send", rc, writeError);
+                return rc;
             }
             sent += n;
         }
+        return sent;
     }
 
     @Override
-    public int available() {
-        if (!gate.tryEnter()) {
-            return 0;
-        }
+    protected int waitWritable() throws IOException {
         try {
-            return (int) Math.min(Integer.MAX_VALUE, (long) calls.available.invokeExact(stream));
+            return (int) calls.waitWritable.invokeExact(stream, -1, writeError, (long) FfmTransport.ERROR_BUFFER);
+        } catch (Throwable t) {
+            throw bindingFailure("write to", t);
+        }
+    }
+
+    @Override
+    protected long sendFinish() throws IOException {
+        try {
+            return (long) calls.send.invokeExact(stream, MemorySegment.NULL, 0L, -1, writeError,
+                    (long) FfmTransport.ERROR_BUFFER);
+        } catch (Throwable t) {
+            throw bindingFailure("write to", t);
+        }
+    }
+
+    @Override
+    protected boolean nudgeReader(long spinNanos) {
+        try {
+            // No error buffer: this stream's reader and writer may be using theirs; a nudge of an
+            // open stream cannot fail.
+            return (int) calls.streamNudge.invokeExact(stream, spinNanos, MemorySegment.NULL, 0L) == 0;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    @Override
+    protected long availableNow() {
+        try {
+            return (long) calls.available.invokeExact(stream);
         } catch (Throwable t) {
             return 0;
-        } finally {
-            gate.exit();
         }
     }
 
     @Override
-    public void shutdownOutput() throws IOException {
-        gate.enter();
+    protected int shutdownWrite() throws IOException {
         try {
-            int rc = (int) calls.shutdownWrite.invokeExact(stream, writeError, (long) FfmTransport.ERROR_BUFFER);
-            if (rc < 0) {
-                throw failure("shutdown", "fastrmi_shutdown_write", rc, writeError);
-            }
-        } catch (IOException e) {
-            throw e;
+            return (int) calls.shutdownWrite.invokeExact(stream, writeError, (long) FfmTransport.ERROR_BUFFER);
         } catch (Throwable t) {
-            throw new IOException("shutdown of a " + transport + " stream: " + t, t);
-        } finally {
-            gate.exit();
+            throw bindingFailure("shutdown of", t);
         }
     }
 
-    /** Counts as a call in flight, so that a close on another thread frees the stream only after it. */
     @Override
-    public void abort() {
-        if (!gate.beginAbort()) {
-            return;
-        }
+    protected void abortStream() {
         try {
             calls.streamAbort.invokeExact(stream);
         } catch (Throwable t) {
             throw new IllegalStateException("fastrmi_stream_abort", t);
-        } finally {
-            gate.exit();
         }
     }
 
-    /**
-     * Frees the stream. Calls blocked on it are aborted first (they throw "Socket closed") and
-     * waited for; a stream nobody is blocked on is closed in order instead, so the library still
-     * sends a pending end of stream and lets data in flight reach the peer.
-     */
     @Override
-    public void close() {
-        CallGate.Closing closing = gate.beginClose();
-        if (closing == CallGate.Closing.NOTHING) {
-            return;
-        }
-        try {
-            if (closing == CallGate.Closing.ABORT_FIRST) {
-                calls.streamAbort.invokeExact(stream);
-            }
-        } catch (Throwable t) {
-            throw new IllegalStateException("fastrmi_stream_abort", t);
-        }
-        gate.awaitCallsOut();
+    protected void closeStream() {
         try {
             calls.streamClose.invokeExact(stream);
         } catch (Throwable t) {
@@ -380,28 +252,19 @@ final class FfmStream implements NativeStream {
         }
     }
 
-    private MemorySegment readView(byte[] buffer) {
-        ArrayView view = readView;
-        if (view.array == buffer) {
-            return view.segment;
-        }
-        view = new ArrayView(buffer);
-        if (buffer.length <= KEPT_VIEW_MAX) {
-            readView = view;
-        }
-        return view.segment;
+    @Override
+    protected String readMessage() {
+        return readError.getString(0);
     }
 
-    private MemorySegment writeView(byte[] buffer) {
-        ArrayView view = writeView;
-        if (view.array == buffer) {
-            return view.segment;
-        }
-        view = new ArrayView(buffer);
-        if (buffer.length <= KEPT_VIEW_MAX) {
-            writeView = view;
-        }
-        return view.segment;
+    @Override
+    protected String writeMessage() {
+        return writeError.getString(0);
+    }
+
+    /** A downcall that threw (it should not): "read from a ucx:shm stream: ...". */
+    private IOException bindingFailure(String what, Throwable t) {
+        return new IOException(what + " a " + transport + " stream: " + t, t);
     }
 
     /** An array and its segment, in one object so that a thread never sees one without the other. */
@@ -415,10 +278,5 @@ final class FfmStream implements NativeStream {
             this.array = array;
             this.segment = MemorySegment.ofArray(array);
         }
-    }
-
-    /** java.net's exception and words where a socket has them; else the call and its status by name. */
-    private IOException failure(String what, String call, long code, MemorySegment error) {
-        return NativeStatus.streamFailure(what, call, code, transport, error.getString(0));
     }
 }

@@ -2,37 +2,29 @@ package io.fastrmi.fastsockets.ffm;
 
 import io.fastrmi.config.TransportName;
 import io.fastrmi.config.WaitMode;
+import io.fastrmi.fastsockets.nativelib.BoundTransport;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
-import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /** A libfastrmi context through FFM. */
-final class FfmTransport implements NativeTransport {
+final class FfmTransport extends BoundTransport {
 
     static final int ERROR_BUFFER = 512;
     private static final int ADDRESS_MAX = 4096;
 
     private final NativeCalls calls;
-    private final TransportName name;
     private final MemorySegment context;
-    private final byte[] address;
-    private final boolean peerCanBlockOthers;
     private final boolean maySpinOnDeadPeer;
-    private boolean closed;
-    private int openStreams;
-    private volatile Runnable idleListener;
 
     private FfmTransport(NativeCalls calls, TransportName name, MemorySegment context, byte[] address,
             boolean peerCanBlockOthers, boolean maySpinOnDeadPeer) {
+        super(name, address, peerCanBlockOthers);
         this.calls = calls;
-        this.name = name;
         this.context = context;
-        this.address = address;
-        this.peerCanBlockOthers = peerCanBlockOthers;
         this.maySpinOnDeadPeer = maySpinOnDeadPeer;
     }
 
@@ -80,69 +72,18 @@ final class FfmTransport implements NativeTransport {
     }
 
     @Override
-    public TransportName name() {
-        return name;
+    protected NativeStream openStream(byte[] peerAddress, long localId, long peerId) throws IOException {
+        return FfmStream.open(calls, this, context, peerAddress, localId, peerId, !maySpinOnDeadPeer);
+    }
+
+    /** Made visible to this binding's streams. */
+    @Override
+    protected void streamClosed() {
+        super.streamClosed();
     }
 
     @Override
-    public byte[] address() {
-        return address.clone();
-    }
-
-    @Override
-    public boolean peerCanBlockOthers() {
-        return peerCanBlockOthers;
-    }
-
-    @Override
-    public NativeStream open(byte[] peerAddress, long localId, long peerId) throws IOException {
-        synchronized (this) {
-            if (closed) {
-                throw new IOException("native transport " + name + " is closed");
-            }
-            // Counted before the context is used, so that closeIfIdle cannot close it under us.
-            openStreams++;
-        }
-        boolean opened = false;
-        try {
-            NativeStream stream = FfmStream.open(calls, this, context, peerAddress, localId, peerId, !maySpinOnDeadPeer);
-            opened = true;
-            return stream;
-        } finally {
-            if (!opened) {
-                streamClosed();
-            }
-        }
-    }
-
-    /** A stream of this context was freed (or failed to open); the last one out tells the idle listener. */
-    void streamClosed() {
-        boolean nowIdle;
-        synchronized (this) {
-            openStreams--;
-            nowIdle = openStreams == 0 && !closed;
-        }
-        Runnable listener = idleListener;
-        if (nowIdle && listener != null) {
-            listener.run();
-        }
-    }
-
-    @Override
-    public synchronized boolean idle() {
-        return openStreams == 0;
-    }
-
-    @Override
-    public void onIdle(Runnable listener) {
-        idleListener = listener;
-    }
-
-    @Override
-    public synchronized long peersGone() {
-        if (closed) {
-            return 0;
-        }
+    protected long contextPeersGone() {
         try {
             return (long) calls.ctxPeersGone.invokeExact(context);
         } catch (Throwable t) {
@@ -151,10 +92,7 @@ final class FfmTransport implements NativeTransport {
     }
 
     @Override
-    public synchronized long peersLeft() {
-        if (closed) {
-            return 0;
-        }
+    protected long contextPeersLeft() {
         try {
             return (long) calls.ctxPeersLeft.invokeExact(context);
         } catch (Throwable t) {
@@ -163,12 +101,12 @@ final class FfmTransport implements NativeTransport {
     }
 
     @Override
-    public synchronized boolean closeIfIdle() {
-        if (openStreams > 0) {
-            return false;
+    protected void closeContext() {
+        try {
+            calls.ctxClose.invokeExact(context);
+        } catch (Throwable t) {
+            throw new IllegalStateException("fastrmi_ctx_close", t);
         }
-        close();
-        return true;
     }
 
     @Override
@@ -179,7 +117,7 @@ final class FfmTransport implements NativeTransport {
             int rc = (int) calls.expectPeer.invokeExact(context, arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes),
                     (long) bytes.length, err, (long) ERROR_BUFFER);
             if (rc != 0) {
-                throw new IOException("native transport " + name + " cannot expect " + ip.getHostAddress() + ": "
+                throw new IOException("native transport " + name() + " cannot expect " + ip.getHostAddress() + ": "
                         + NativeStatus.failure("fastrmi_ctx_expect_peer", rc, err.getString(0)));
             }
         } catch (IOException e) {
@@ -187,22 +125,5 @@ final class FfmTransport implements NativeTransport {
         } catch (Throwable t) {
             throw new IOException("fastrmi_ctx_expect_peer: " + t, t);
         }
-    }
-
-    @Override
-    public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            try {
-                calls.ctxClose.invokeExact(context);
-            } catch (Throwable t) {
-                throw new IllegalStateException("fastrmi_ctx_close", t);
-            }
-        }
-    }
-
-    @Override
-    public String toString() {
-        return name.toString();
     }
 }

@@ -65,6 +65,23 @@ class NativeStreamIT {
     }
 
     /**
+     * JNI's own failure: a library without FastRMI's JNI methods (another build's, or none of ours)
+     * is refused before any call, by name, and the JVM goes on (here the echo's main says why and
+     * exits; the agent falls back to tcp).
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {17, 25})
+    void aLibraryWithoutTheJniMethodsIsRefusedByName(int feature) throws Exception {
+        Path other = Path.of("/lib/x86_64-linux-gnu/libm.so.6");
+        try (ManagedJvm jvm = launch(Jdk.of(feature), "server", other, "ucx:shm", NativeEchoMain.class, "jni").start()) {
+            assertEquals(1, jvm.awaitExit(Duration.ofSeconds(60)), () -> String.join("\n", jvm.output()));
+            String all = String.join("\n", jvm.output());
+            assertTrue(all.contains("cannot load " + other + " through jni (binding = jni): java.lang.UnsatisfiedLinkError"),
+                    all);
+        }
+    }
+
+    /**
      * A callback's turns ({@link NativeCallbackMain}): every answer right, and once each side of the
      * client has seen the other's data come first, its reads nudge the other's reader: here 55-92%
      * of the calls (the first few teach them, and a turn the scheduler ran late breaks a streak,
