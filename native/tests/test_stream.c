@@ -1556,9 +1556,13 @@ static int there_parent(struct side *s, char *why, size_t whylen)
 	int64_t n = 0;
 	int ret = -1;
 
-	if (open_stream(s, 1, 2, &st, why, whylen) != 0 || sync_wait(s) != 0)
+	if (open_stream(s, 1, 2, &st, why, whylen) != 0)
 		goto out;
-	/* fastrmi_available polls the provider; a wait that finds bytes there does not. */
+	/*
+	 * fastrmi_available polls the provider; a wait that finds bytes there does not. Polled before
+	 * anything else: over ucx:tcp the child's send ends only once this side's worker has answered
+	 * the connection's wire-up.
+	 */
 	for (int tries = 0; (n = (int64_t)fastrmi_available(st)) < THERE_BYTES; tries++) {
 		if (tries == 5000) {
 			snprintf(why, whylen, "%" PRId64 " of %d bytes came in 5 s", n, THERE_BYTES);
@@ -1579,7 +1583,7 @@ static int there_parent(struct side *s, char *why, size_t whylen)
 			 THERE_BYTES, after.provider_polls - before.provider_polls);
 		goto out;
 	}
-	ret = sync_send(s);
+	ret = sync_wait(s) == 0 && sync_send(s) == 0 ? 0 : -1;
 out:
 	fastrmi_stream_close(st);
 	return ret;
