@@ -27,6 +27,10 @@
 #define FR_JNI_CLASS "io/fastrmi/fastsockets/jni/JniCalls"
 #define FR_JNI_ABI 1
 #define FR_JNI_ERRLEN 512
+/*
+ * The transfers' message buffers are not cleared (a 512-byte memset per call costs more than the
+ * call): each fastrmi_* transfer clears its message on entry and writes it when it fails.
+ */
 
 /* A long from Java as the pointer it holds, and back. */
 #define FR_PTR(type, v) ((type *)(uintptr_t)(v))
@@ -291,7 +295,7 @@ static jlong JNICALL fr_jni_stream_open(JNIEnv *env, jclass cls, jlong ctx, jbyt
 static jlong fr_jni_transfer_now(JNIEnv *env, jlong stream, jarray array, jlong offset, jlong length, int sending,
 				 jbyteArray errout)
 {
-	char err[FR_JNI_ERRLEN] = "";
+	char err[FR_JNI_ERRLEN];
 	void *base;
 	int64_t n;
 
@@ -333,7 +337,7 @@ static jlong JNICALL fr_jni_send_now(JNIEnv *env, jclass cls, jlong stream, jarr
 /* A blocking send's last step (fastrmi_send of 0 bytes): the provider finishes our messages. */
 static jlong JNICALL fr_jni_send_finish(JNIEnv *env, jclass cls, jlong stream, jbyteArray errout)
 {
-	char err[FR_JNI_ERRLEN] = "";
+	char err[FR_JNI_ERRLEN];
 	int64_t n = fastrmi_send(FR_PTR(fastrmi_stream, stream), NULL, 0, -1, err, sizeof(err));
 
 	(void)cls;
@@ -381,7 +385,7 @@ static int fr_jni_bounce_copy(JNIEnv *env, jarray array, jlong offset, void *bou
 static jlong JNICALL fr_jni_recv_bounced(JNIEnv *env, jclass cls, jlong stream, jlong bounce, jint bounce_len,
 					 jarray array, jlong offset, jlong length, jint timeout_ms, jbyteArray errout)
 {
-	char err[FR_JNI_ERRLEN] = "";
+	char err[FR_JNI_ERRLEN];
 	size_t cap = (size_t)(length < bounce_len ? length : bounce_len);
 	int64_t n;
 
@@ -406,7 +410,7 @@ static jlong JNICALL fr_jni_recv_bounced(JNIEnv *env, jclass cls, jlong stream, 
 static jlong JNICALL fr_jni_send_bounced(JNIEnv *env, jclass cls, jlong stream, jlong bounce, jint bounce_len,
 					 jarray array, jlong offset, jlong length, jbyteArray errout)
 {
-	char err[FR_JNI_ERRLEN] = "";
+	char err[FR_JNI_ERRLEN];
 	jlong sent = 0;
 	int64_t n;
 
@@ -435,7 +439,7 @@ static jlong JNICALL fr_jni_send_bounced(JNIEnv *env, jclass cls, jlong stream, 
 static jlong JNICALL fr_jni_wait_readable(JNIEnv *env, jclass cls, jlong stream, jint timeout_ms, jboolean after_nudge,
 					  jbyteArray errout)
 {
-	char err[FR_JNI_ERRLEN] = "";
+	char err[FR_JNI_ERRLEN];
 	int64_t n = after_nudge
 		? fastrmi_wait_readable_after_nudge(FR_PTR(fastrmi_stream, stream), timeout_ms, err, sizeof(err))
 		: fastrmi_wait_readable(FR_PTR(fastrmi_stream, stream), timeout_ms, err, sizeof(err));
@@ -448,7 +452,7 @@ static jlong JNICALL fr_jni_wait_readable(JNIEnv *env, jclass cls, jlong stream,
 
 static jint JNICALL fr_jni_wait_writable(JNIEnv *env, jclass cls, jlong stream, jint timeout_ms, jbyteArray errout)
 {
-	char err[FR_JNI_ERRLEN] = "";
+	char err[FR_JNI_ERRLEN];
 	int ret = fastrmi_wait_writable(FR_PTR(fastrmi_stream, stream), timeout_ms, err, sizeof(err));
 
 	(void)cls;

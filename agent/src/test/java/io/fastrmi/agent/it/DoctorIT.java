@@ -213,7 +213,7 @@ class DoctorIT {
             assertEquals("[host local] (built in), by pattern local", run.value("matched"), text);
             assertEquals("yes: FastRMI offers an upgrade to this host", run.value("inside"), text);
             assertEquals("fast", run.value("result"), text);
-            assertEquals(ItSupport.fastTransport(25), run.value("transport"), text);
+            assertEquals(ItSupport.FAST_TRANSPORT, run.value("transport"), text);
             assertEquals(run.value("this JVM"), run.value("server JVM"), text);
             quit(server);
         }

@@ -36,13 +36,11 @@ final class ItSupport {
     }
 
     /**
-     * The transport a fast connection between two JVMs of this JDK on this host gets with the
+     * The transport a fast connection between two JVMs of one JDK on this host gets with the
      * built-in config: the first native one (UCX shared memory), through FFM from JDK 22 and JNI
      * before.
      */
-    static String fastTransport(int feature) {
-        return "ucx:shm";
-    }
+    static final String FAST_TRANSPORT = "ucx:shm";
 
     /**
      * A config file in {@code dir} that makes this host inside with {@code transport} first, then tcp,

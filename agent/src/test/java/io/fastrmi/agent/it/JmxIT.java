@@ -47,7 +47,7 @@ class JmxIT {
         assertTrue(serverHandshakes.stream().anyMatch(e -> "server".equals(e.getString("side"))), serverHandshakes::toString);
         for (RecordedEvent event : concat(clientHandshakes, serverHandshakes)) {
             assertEquals("fast", event.getString("result"), event::toString);
-            assertEquals(ItSupport.fastTransport(feature), event.getString("transport"), event::toString);
+            assertEquals(ItSupport.FAST_TRANSPORT, event.getString("transport"), event::toString);
         }
 
         List<RecordedEvent> clientCalls = ItSupport.events(run.clientJfr(), "fastrmi.RmiCall");

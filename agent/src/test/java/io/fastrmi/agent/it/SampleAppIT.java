@@ -79,7 +79,7 @@ class SampleAppIT {
             assertCalls(serverCalls, "server", SERVICE_METHODS, "lookup", fast);
             assertEquals(CALLBACKS, count(serverCalls, "client", "call"), "callbacks made by the server");
             assertHandshakes(serverHandshakes, "server", fast, placement.client ? "JVM fingerprint mismatch" : "no FastRMI offer",
-                    ItSupport.fastTransport(serverFeature));
+                    ItSupport.FAST_TRANSPORT);
         } else {
             assertTrue(serverCalls.isEmpty() && serverHandshakes.isEmpty());
         }
@@ -88,7 +88,7 @@ class SampleAppIT {
             assertEquals(CALLBACKS, count(clientCalls, "server", "call"), "callbacks served by the client");
             assertHandshakes(clientHandshakes, "client", fast,
                     placement.server ? "JVM fingerprint mismatch" : "no FastRMI agent on the server (ProtocolNack)",
-                    ItSupport.fastTransport(clientFeature));
+                    ItSupport.FAST_TRANSPORT);
         } else {
             assertTrue(clientCalls.isEmpty() && clientHandshakes.isEmpty());
         }

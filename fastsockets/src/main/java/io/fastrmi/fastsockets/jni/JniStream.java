@@ -15,7 +15,6 @@ final class JniStream extends BoundStream<Object> {
     /** Each direction's buffer outside the heap, on a context never called critically. */
     private static final int BOUNCE_BYTES = 32 * 1024;
 
-    private final JniTransport transport;
     private final long stream;
     private final byte[] readError = JniCalls.errorBuffer();
     private final byte[] writeError = JniCalls.errorBuffer();
@@ -25,7 +24,6 @@ final class JniStream extends BoundStream<Object> {
 
     private JniStream(JniTransport transport, long stream, long readBounce, long writeBounce) {
         super(transport, readBounce != 0);
-        this.transport = transport;
         this.stream = stream;
         this.readBounce = readBounce;
         this.writeBounce = writeBounce;
@@ -144,7 +142,6 @@ final class JniStream extends BoundStream<Object> {
         } finally {
             JniCalls.bounceClose(readBounce);
             JniCalls.bounceClose(writeBounce);
-            transport.streamClosed();
         }
     }
 

@@ -56,12 +56,6 @@ final class JniTransport extends BoundTransport {
         return JniStream.open(this, context, peerAddress, localId, peerId, !maySpinOnDeadPeer);
     }
 
-    /** Made visible to this binding's streams. */
-    @Override
-    protected void streamClosed() {
-        super.streamClosed();
-    }
-
     @Override
     protected long contextPeersGone() {
         return JniCalls.ctxPeersGone(context);

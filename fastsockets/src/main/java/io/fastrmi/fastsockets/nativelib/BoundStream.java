@@ -17,13 +17,13 @@ import java.util.Objects;
  */
 public abstract class BoundStream<M> implements NativeStream {
 
-    private final Object transport;
+    private final BoundTransport transport;
     private final boolean bounced;
     private final CallGate gate = new CallGate();
     /** When the last read began to wait, 0 when it found its bytes at once (the reader's own). */
     private long readWaitedSince;
 
-    protected BoundStream(Object transport, boolean bounced) {
+    protected BoundStream(BoundTransport transport, boolean bounced) {
         this.transport = transport;
         this.bounced = bounced;
     }
@@ -69,7 +69,7 @@ public abstract class BoundStream<M> implements NativeStream {
     /** {@code fastrmi_stream_abort}. */
     protected abstract void abortStream();
 
-    /** {@code fastrmi_stream_close}, then whatever the binding keeps per stream; the transport is told. */
+    /** {@code fastrmi_stream_close}, then whatever the binding keeps per stream. */
     protected abstract void closeStream();
 
     /** The library's message of the last failed read, or write. */
@@ -283,7 +283,11 @@ public abstract class BoundStream<M> implements NativeStream {
             abortStream();
         }
         gate.awaitCallsOut();
-        closeStream();
+        try {
+            closeStream();
+        } finally {
+            transport.streamClosed();
+        }
     }
 
     /** java.net's exception and words where a socket has them; else the call and its status by name. */

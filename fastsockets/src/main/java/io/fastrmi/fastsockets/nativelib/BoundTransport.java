@@ -24,7 +24,7 @@ public abstract class BoundTransport implements NativeTransport {
         this.peerCanBlockOthers = peerCanBlockOthers;
     }
 
-    /** Opens a stream of this context ({@code fastrmi_stream_open}); it calls {@link #streamClosed} when freed. */
+    /** Opens a stream of this context ({@code fastrmi_stream_open}); its close tells this context ({@link BoundStream}). */
     protected abstract NativeStream openStream(byte[] peerAddress, long localId, long peerId) throws IOException;
 
     /** {@code fastrmi_ctx_close}. */
@@ -72,7 +72,7 @@ public abstract class BoundTransport implements NativeTransport {
     }
 
     /** A stream of this context was freed (or failed to open); the last one out tells the idle listener. */
-    protected void streamClosed() {
+    void streamClosed() {
         boolean nowIdle;
         synchronized (this) {
             openStreams--;

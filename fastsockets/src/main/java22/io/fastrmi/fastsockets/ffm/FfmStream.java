@@ -248,7 +248,6 @@ final class FfmStream extends BoundStream<MemorySegment> {
             throw new IllegalStateException("fastrmi_stream_close", t);
         } finally {
             arena.close();
-            transport.streamClosed();
         }
     }
 

@@ -76,12 +76,6 @@ final class FfmTransport extends BoundTransport {
         return FfmStream.open(calls, this, context, peerAddress, localId, peerId, !maySpinOnDeadPeer);
     }
 
-    /** Made visible to this binding's streams. */
-    @Override
-    protected void streamClosed() {
-        super.streamClosed();
-    }
-
     @Override
     protected long contextPeersGone() {
         try {
