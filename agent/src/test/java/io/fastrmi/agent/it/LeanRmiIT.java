@@ -75,6 +75,17 @@ class LeanRmiIT {
     }
 
     /**
+     * On JDK 17 over the agent's {@code tcp}, whose reads poll and sleep nudgeably through the
+     * library bound by JNI ({@code TcpWaits}), as on 22+ through FFM.
+     */
+    @Test
+    void everyShapeCrossesOverTcpOnJdk17() throws Exception {
+        Path config = ItSupport.transportConfig(ItSupport.directory("lean-tcp-17"), "tcp");
+        UnaryOperator<JvmLauncher> onTcp = jvm -> jvm.agent(ItSupport.agentJar(), "config=" + config);
+        assertEveryShapeCrossedLean(run(Jdk.of(17), "tcp-17", true, onTcp, onTcp));
+    }
+
+    /**
      * Over shared memory, large primitive arrays (the corpus's 64 KiB and 1 MiB ones) are read from
      * the native stream straight into the new array (RMI's buffer read first), and arrive whole.
      */

@@ -12,9 +12,9 @@ import java.util.function.IntSupplier;
  * How the reads of this JVM's connections negotiated fast over TCP wait: through a
  * {@link PollingInput} whose budgets are the library's, within the config's {@code spin} and
  * {@code wait} (as the native streams'), all of them one group of {@link Spinners} (the config's
- * {@code wait} is one for the JVM, so only one of the two here is used). Where no
- * library can be had (a library that does not load), before JDK 22, or with {@code wait = block},
- * they block at once, as stock RMI's reads.
+ * {@code wait} is one for the JVM, so only one of the two here is used), on every JDK (through JNI
+ * below 22). Where no library can be had (a library that does not load), or with {@code wait =
+ * block}, they block at once, as stock RMI's reads.
  */
 public final class TcpWaits {
 
@@ -45,10 +45,6 @@ public final class TcpWaits {
 
     /** Why reads here block at once whatever the library says, or null when they may poll. */
     private static String whyBlocking() {
-        if (Runtime.version().feature() < 22) {
-            // Through JNI the library's waits are there, but these reads' sleeps are not tried on 17 yet (issue 36).
-            return "on JDK " + Runtime.version().feature() + " only the native streams wait through the library";
-        }
         if (NativeTransports.waitMode() == WaitMode.BLOCK || NativeTransports.spinNanos() == 0) {
             return "the config says wait = block or spin = 0";
         }

@@ -1,9 +1,7 @@
 package io.fastrmi.fastsockets.transport;
 
-import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStatus;
-import java.nio.file.Path;
 
 /**
  * Prints, for each {@link NativeStatus} and a few codes that are none, the name the library's
@@ -20,10 +18,7 @@ public final class NativeStatusMain {
     }
 
     public static void main(String[] args) {
-        NativeLibrary library = NativeLibraries.load(Path.of(args[0]), NativeStatusMain.class.getClassLoader());
-        if (library == null) {
-            throw new IllegalStateException(NativeLibraries.unavailableReason());
-        }
+        NativeLibrary library = LibraryMains.load(args[0], NativeStatusMain.class);
         for (NativeStatus status : NativeStatus.values()) {
             System.out.println("STATUS " + status.code() + " " + status.cName() + " " + library.statusName(status.code()));
         }

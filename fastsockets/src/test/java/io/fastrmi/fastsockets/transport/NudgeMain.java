@@ -1,6 +1,5 @@
 package io.fastrmi.fastsockets.transport;
 
-import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.IOException;
@@ -11,7 +10,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.nio.file.Path;
 
 /**
  * A callback's turns over two loopback TCP connections, as RMI makes them: a caller sends a
@@ -38,10 +36,7 @@ public final class NudgeMain {
     }
 
     public static void main(String[] args) throws Exception {
-        NativeLibrary library = NativeLibraries.load(Path.of(args[0]), NudgeMain.class.getClassLoader());
-        if (library == null) {
-            throw new IllegalStateException(NativeLibraries.unavailableReason());
-        }
+        NativeLibrary library = LibraryMains.load(args[0], NudgeMain.class);
         InetAddress loopback = InetAddress.getLoopbackAddress();
         try (ServerSocket listener = new ServerSocket(0, 2, loopback);
                 Socket callerSide = new Socket(loopback, listener.getLocalPort());

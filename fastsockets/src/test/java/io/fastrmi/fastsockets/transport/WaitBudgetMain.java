@@ -1,13 +1,11 @@
 package io.fastrmi.fastsockets.transport;
 
 import io.fastrmi.config.WaitMode;
-import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.WaitBudget;
-import java.nio.file.Path;
 
 /**
- * Prints what the library's idle strategy answers through FFM, one {@code CHECK name value} line
+ * Prints what the library's idle strategy answers through the JVM's binding, one {@code CHECK name value} line
  * each: the modes, a budget that learnt two slow replies, the spinners per CPUs. Usage:
  * {@code WaitBudgetMain LIBRARY}.
  */
@@ -19,10 +17,7 @@ public final class WaitBudgetMain {
     }
 
     public static void main(String[] args) {
-        NativeLibrary library = NativeLibraries.load(Path.of(args[0]), WaitBudgetMain.class.getClassLoader());
-        if (library == null) {
-            throw new IllegalStateException(NativeLibraries.unavailableReason());
-        }
+        NativeLibrary library = LibraryMains.load(args[0], WaitBudgetMain.class);
         WaitBudget spin = library.waitBudget(WaitMode.SPIN, SPIN);
         print("spin-may-spin", spin.maySpin());
         print("spin-spins", spin.spinNanos());

@@ -1,0 +1,22 @@
+package io.fastrmi.fastsockets.transport;
+
+import io.fastrmi.fastsockets.nativelib.NativeLibraries;
+import io.fastrmi.fastsockets.nativelib.NativeLibrary;
+import java.nio.file.Path;
+
+/** For the mains {@link LibraryJvm} runs (apart, so that they need nothing of JUnit). */
+final class LibraryMains {
+
+    private LibraryMains() {
+    }
+
+    /** The library at {@code path}, bound as the JVM's settings say, after a {@code BINDING} line that says how. */
+    static NativeLibrary load(String path, Class<?> main) {
+        NativeLibrary library = NativeLibraries.load(Path.of(path), main.getClassLoader());
+        if (library == null) {
+            throw new IllegalStateException(NativeLibraries.unavailableReason());
+        }
+        System.out.println("BINDING " + NativeLibraries.binding());
+        return library;
+    }
+}
