@@ -16,7 +16,7 @@
 #                 then StreamCopyFloor: a float[]'s copies and allocation alone, the floor through byte streams
 #   make churn    CHURN_CLIENTS client JVMs, one after another, to one ofi:shm server (its contexts are retired
 #                 and replaced as they fill: 256 peers each)
-#   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, side by side (long)
+#   make jdk-rmi-tests  OpenJDK's own RMI tests (jtreg) without and with the agent, on JDK 25 and 17 (long)
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the RMI
 #                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
 #                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds, each kernel's calls
@@ -144,10 +144,16 @@ churn: build
 	$(MVN) $(MVN_PROPS) -o verify -pl agent -Dtest=NoUnit -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=ShmChurnIT -Dit.fork.timeout=0 -Dfastrmi.churn.clients=$(CHURN_CLIENTS) -Dfastrmi.churn.peers=0
 
-# OpenJDK's RMI regression tests (test/jdk/java/rmi of Debian's openjdk-17 source) with jtreg on JDK 25,
-# without the agent and with every test JVM under it; fails if a test passes only without it.
+# OpenJDK's RMI regression tests (test/jdk/java/rmi of Debian's openjdk-17 source) with jtreg on JDK 25
+# (FFM) and on 17 (JNI), each without the agent and with every test JVM under it; fails if a test
+# passes only without it, on either JDK (both run whatever the first gives).
 jdk-rmi-tests: build
-	scripts/jdk-rmi-tests.sh $(JDK25_HOME) $(AGENT_JAR) target/jdk-rmi-tests
+	status=0; \
+	JDK_RMI_SOURCES=target/jdk-rmi-tests/src scripts/jdk-rmi-tests.sh $(JDK25_HOME) $(AGENT_JAR) target/jdk-rmi-tests/25 \
+	  || status=1; \
+	JDK_RMI_SOURCES=target/jdk-rmi-tests/src scripts/jdk-rmi-tests.sh $(JDK17_HOME) $(AGENT_JAR) target/jdk-rmi-tests/17 \
+	  || status=1; \
+	exit $$status
 
 bench: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \

@@ -15,6 +15,7 @@
 #   JTREG_CONCURRENCY tests at once (default 2)
 #   JTREG_TIMEOUT     jtreg's timeout factor (default 4: a shared 2-core machine)
 #   JDK_RMI_FETCH_ONLY  set: fetch and extract the tests, run nothing
+#   JDK_RMI_SOURCES   where the extracted tests live (default OUT_DIR/src; runs on several JDKs share one)
 set -euo pipefail
 
 jdk=${1:?usage: jdk-rmi-tests.sh JDK_HOME AGENT_JAR [OUT_DIR]}
@@ -30,7 +31,7 @@ jtreg=$(command -v jtreg || true)
 [[ -n $jtreg ]] || { log "jtreg is not on the PATH after installing jtreg7" >&2; exit 1; }
 
 # ---- the tests: Debian's openjdk-17 source, only what the RMI tests need --------------------------
-src=$out/src
+src=$(realpath -m "${JDK_RMI_SOURCES:-$out/src}")
 if [[ ! -f $src/.extracted ]]; then
 	fetch=$out/fetch
 	mkdir -p "$fetch/lists/partial"
