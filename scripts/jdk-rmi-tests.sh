@@ -23,6 +23,7 @@ agent=${2:?usage: jdk-rmi-tests.sh JDK_HOME AGENT_JAR [OUT_DIR]}
 out=$(realpath -m "${3:-target/jdk-rmi-tests}")
 tests=${JDK_RMI_TESTS:-java/rmi}
 agent=$(realpath "$agent")
+mkdir -p "$out"
 
 log() { printf 'jdk-rmi-tests: %s\n' "$*"; }
 

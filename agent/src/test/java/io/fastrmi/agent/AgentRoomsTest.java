@@ -25,6 +25,7 @@ class AgentRoomsTest {
             "io.fastrmi.fastsockets.handshake.ClientHandshake",
             "io.fastrmi.fastsockets.handshake.Handshake",
             "io.fastrmi.fastsockets.handshake.HandshakeException",
+            "io.fastrmi.fastsockets.handshake.Privileged",
             "io.fastrmi.fastsockets.transport.NativeTransports",
             "io.fastrmi.fastsockets.transport.TcpWaits",
             "io.fastrmi.fastsockets.nativelib.NativeLibraries",

@@ -1,5 +1,6 @@
 package io.fastrmi.agent.bootstrap;
 
+import io.fastrmi.fastsockets.handshake.Privileged;
 import io.fastrmi.fastsockets.rmi.FastSocket;
 import io.fastrmi.optrmi.lean.LeanObjectInput;
 import io.fastrmi.optrmi.lean.LeanObjectOutput;
@@ -189,13 +190,16 @@ public final class LeanStreams {
         T make() throws Throwable;
     }
 
+    /** Made with FastRMI's permissions: a Security Manager checks the making of a serialization stream's subclass. */
     private static <T> T make(Maker<T> maker) throws IOException {
-        try {
-            return maker.make();
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IOException(t);
-        }
+        return Privileged.call(() -> {
+            try {
+                return maker.make();
+            } catch (IOException | RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IOException(t);
+            }
+        });
     }
 }

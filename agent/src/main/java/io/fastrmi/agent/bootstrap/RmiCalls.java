@@ -1,5 +1,6 @@
 package io.fastrmi.agent.bootstrap;
 
+import io.fastrmi.fastsockets.handshake.Privileged;
 import io.fastrmi.fastsockets.rmi.FastSocket;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -18,6 +19,10 @@ import java.net.Socket;
  * at its commit, so the object can take the next call's) and its last connection's peer text.
  */
 public final class RmiCalls {
+
+    static {
+        Privileged.initialize(RmiCallEvent.class); // registered with FastRMI's permissions, not the thread's
+    }
 
     private static final ThreadLocal<Calls> CALLS = ThreadLocal.withInitial(Calls::new);
 

@@ -28,6 +28,10 @@ import java.util.function.Predicate;
  */
 public final class Negotiator {
 
+    static {
+        Privileged.initialize(HandshakeEvent.class); // registered with FastRMI's permissions, not the thread's
+    }
+
     /** The connection a negotiation runs on, as its driver sees it. */
     public interface Connection extends AutoCloseable {
 

@@ -5,6 +5,7 @@ import io.fastrmi.fastsockets.handshake.Installation;
 import io.fastrmi.fastsockets.handshake.Jrmp;
 import io.fastrmi.fastsockets.handshake.Negotiation;
 import io.fastrmi.fastsockets.handshake.Negotiator;
+import io.fastrmi.fastsockets.handshake.Privileged;
 import io.fastrmi.fastsockets.transport.NativeConnection;
 import io.fastrmi.fastsockets.transport.SocketDescriptors;
 import io.fastrmi.fastsockets.transport.TcpWaits;
@@ -90,7 +91,7 @@ final class ServerHandshakeInputStream extends FilterInputStream {
             replay(opening, have);
             return;
         }
-        answerOffer();
+        Privileged.run(this::answerOffer); // RMI's connection threads have no permissions of their own
     }
 
     /** The server's half of a negotiation: the offer after RMI's opening, decided and answered. */

@@ -577,11 +577,20 @@ public final class LeanWriter {
         }
     }
 
+    /**
+     * The writer is broken: its message is discarded, and so are its references to the message's
+     * objects. RMI closes a connection whose call failed to marshal, but a closed connection's
+     * writer may stay reachable a while (a native stream's close waits for its peer): its handles
+     * would pin the arguments meanwhile (OpenJDK's PinLastArguments test).
+     */
     private void fail(Throwable e) {
         if (broken == null) {
             broken = e.toString();
             out.discard();
         }
+        handles.clear();
+        nextHandle = 0;
+        facade = null;
     }
 
     /** ObjectOutputStream.PutField over one class's fields, written by {@link #writeFields()}. */
