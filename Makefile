@@ -26,6 +26,10 @@
 #                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS), then four namespaces calling
 #                 each other at once (io.fastrmi.netpipe.bench.mesh.Mesh: a star and an all-to-all, 8 threads per
 #                 host; throughput and lost calls) on the same transports (both skipped unless root)
+#   make apps     the applications SOR, ASP and TSP (io.fastrmi.netpipe.apps.AppRunner, measuring size): a
+#                 coordinator and 1, 2, 4, 8 worker JVMs, stock RMI and the agent on ucx:shm, on this host,
+#                 then 2 and 4 workers spread over network namespaces on tcp (root only); $(APPS_ROUNDS)
+#                 rounds; every result checked against the sequential one; table, JSON and speedup plot
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
 #
@@ -35,7 +39,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := all
-.PHONY: all build native java test test-c test-java demo compare sample-demo startup bench bench-lean fuzz fuzz-lean churn jdk-rmi-tests deps clean check-jdk
+.PHONY: all build native java test test-c test-java demo compare sample-demo startup bench bench-lean apps fuzz fuzz-lean churn jdk-rmi-tests deps clean check-jdk
 
 BUILD_JDK := $(shell scripts/jdk.sh home 22 2>/dev/null)
 JDK17_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 17 17 2>/dev/null)
@@ -62,6 +66,7 @@ BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp,ucx:shm@binding=jni
 BENCH_JDK17_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
 BENCH_NETNS_TRANSPORTS ?= tcp,ucx:tcp,ofi:tcp;ofi_rxm
 BENCH_ROUNDS ?= 5
+APPS_ROUNDS ?= 3
 BENCH_CALLS ?= 20000
 BENCH_FIRST_CALLS ?= 2000
 BENCH_LOAD ?= quiet,loaded
@@ -154,6 +159,12 @@ jdk-rmi-tests: build
 	JDK_RMI_SOURCES=target/jdk-rmi-tests/src scripts/jdk-rmi-tests.sh $(JDK17_HOME) $(AGENT_JAR) target/jdk-rmi-tests/17 \
 	  || status=1; \
 	exit $$status
+
+apps: build
+	$(BUILD_JDK)/bin/java -cp netpipe-java/target/netpipe-java.jar io.fastrmi.netpipe.apps.AppRunner --agent $(AGENT_JAR) \
+	  --jdk $(BUILD_JDK) --size measure --rounds $(APPS_ROUNDS) --workers 1,2,4,8 --hosts local --transports ucx:shm
+	$(BUILD_JDK)/bin/java -cp netpipe-java/target/netpipe-java.jar io.fastrmi.netpipe.apps.AppRunner --agent $(AGENT_JAR) \
+	  --jdk $(BUILD_JDK) --size measure --rounds $(APPS_ROUNDS) --workers 2,4 --hosts netns --transports tcp
 
 bench: build
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.PingPong --library native/build/libfastrmi.so \
