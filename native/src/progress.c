@@ -358,6 +358,15 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	unsigned long block_wakes = 0;
 	int ret;
 
+	/*
+	 * Bytes already there: no provider work first. RMI's buffered reads take a message in several
+	 * receives, and a poll of the provider costs more than the copy (the JMX scrape's profile);
+	 * whoever waits next polls. Sends and closes poll first, as before: without that poll, a peer's
+	 * large message was left unfinished at a context's close (test_stream's reset case under
+	 * ASan: a buffer UCX kept).
+	 */
+	if (ready == fr_recv_ready && ready(s) && !s->aborted)
+		return 0;
 	for (;;) {
 		ret = fr_progress(ctx, err, errlen);
 		/* A poller woken for others leaves the wait object to them (fr_block). */

@@ -406,18 +406,7 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 	if (cap == 0)
 		return 0;
 	pthread_mutex_lock(&s->ctx->lock);
-	/*
-	 * A small read of bytes already there polls no provider: RMI's buffered reads take a message
-	 * in several receives, and a poll costs more than their copy (the JMX scrape's profile). A
-	 * large one (a bulk array's frame) polls first, so that the rest of its message keeps coming
-	 * in while this part is copied out, as every wait polls first (a send's too: without that
-	 * poll, a peer's large message was left unfinished at a context's close, test_stream's reset
-	 * case under ASan).
-	 */
-	if (cap < FR_RECV_POLLS_MIN && fr_recv_ready(s) && !s->aborted)
-		ret = 0;
-	else
-		ret = fr_wait(s, fr_recv_ready, deadline, err, errlen);
+	ret = fr_wait(s, fr_recv_ready, deadline, err, errlen);
 	if (ret < 0) {
 		pthread_mutex_unlock(&s->ctx->lock);
 		return ret;

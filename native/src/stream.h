@@ -19,9 +19,6 @@
  * without the context's lock (a few microseconds of memcpy); a smaller one is quicker done than
  * the lock taken again. */
 #define FR_COPY_UNLOCKED_MIN (16 * 1024)
-/* A read of at least this many bytes polls the provider even when the window holds them
- * (fastrmi_recv): a bulk message's next part flows in meanwhile. */
-#define FR_RECV_POLLS_MIN FR_COPY_UNLOCKED_MIN
 /* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
 #define FR_BUSY_BLOCK_MAX_MS 64
 /* How long a context's deputy (fr_block) sleeps before it looks whether anyone polls, at first and

@@ -1547,15 +1547,12 @@ out:
  * the copy. */
 
 #define THERE_BYTES 64
-/* A read this large polls first even with its bytes there (the library's FR_RECV_POLLS_MIN: 16 KiB). */
-#define THERE_LARGE (32 * 1024)
 
 static int there_parent(struct side *s, char *why, size_t whylen)
 {
 	fastrmi_stream *st = NULL;
-	struct fastrmi_wait_counts before, after, after_large;
+	struct fastrmi_wait_counts before, after;
 	char err[ERRMSG], c;
-	unsigned char *large = NULL;
 	int64_t n = 0;
 	int ret = -1;
 
@@ -1566,9 +1563,9 @@ static int there_parent(struct side *s, char *why, size_t whylen)
 	 * anything else: over ucx:tcp the child's send ends only once this side's worker has answered
 	 * the connection's wire-up.
 	 */
-	for (int tries = 0; (n = (int64_t)fastrmi_available(st)) < THERE_BYTES + THERE_LARGE; tries++) {
+	for (int tries = 0; (n = (int64_t)fastrmi_available(st)) < THERE_BYTES; tries++) {
 		if (tries == 5000) {
-			snprintf(why, whylen, "%" PRId64 " of %d bytes came in 5 s", n, THERE_BYTES + THERE_LARGE);
+			snprintf(why, whylen, "%" PRId64 " of %d bytes came in 5 s", n, THERE_BYTES);
 			goto out;
 		}
 		usleep(1000);
@@ -1586,26 +1583,8 @@ static int there_parent(struct side *s, char *why, size_t whylen)
 			 THERE_BYTES, after.provider_polls - before.provider_polls);
 		goto out;
 	}
-	/* A bulk read polls first, so that the rest of its message keeps coming meanwhile. */
-	large = malloc(THERE_LARGE);
-	if (large == NULL) {
-		snprintf(why, whylen, "out of memory");
-		goto out;
-	}
-	n = fastrmi_recv(st, large, THERE_LARGE, 0, err, sizeof(err));
-	fastrmi_ctx_wait_counts(s->ctx, &after_large);
-	if (n != THERE_LARGE || large[0] != 0 || large[THERE_LARGE - 1] != (unsigned char)(THERE_LARGE - 1)) {
-		snprintf(why, whylen, "a %d-byte read of bytes already there returned %" PRId64 ": %s", THERE_LARGE, n,
-			 err[0] != '\0' ? err : "wrong bytes");
-		goto out;
-	}
-	if (after_large.provider_polls == after.provider_polls) {
-		snprintf(why, whylen, "a %d-byte read of bytes already there polled no provider", THERE_LARGE);
-		goto out;
-	}
 	ret = sync_wait(s) == 0 && sync_send(s) == 0 ? 0 : -1;
 out:
-	free(large);
 	fastrmi_stream_close(st);
 	return ret;
 }
@@ -1613,13 +1592,11 @@ out:
 static int there_child(struct side *s, char *why, size_t whylen)
 {
 	fastrmi_stream *st = NULL;
-	static unsigned char buf[THERE_BYTES + THERE_LARGE];
+	char buf[THERE_BYTES];
 	int ret = -1;
 
 	for (int i = 0; i < THERE_BYTES; i++)
-		buf[i] = (unsigned char)i;
-	for (int i = 0; i < THERE_LARGE; i++)
-		buf[THERE_BYTES + i] = (unsigned char)i;
+		buf[i] = (char)i;
 	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || send_all(st, buf, sizeof(buf), why, whylen) != 0 ||
 	    sync_send(s) != 0 || sync_wait(s) != 0)
 		goto out;
@@ -1924,8 +1901,7 @@ static void run_config(const struct config *cfg)
 	}
 
 	parent = run_pair(cfg, there_parent, there_child, why, sizeof(why), NULL, &child);
-	report(cfg, "small reads of bytes already in the window poll no provider, a large one polls first", parent, why,
-	       child, 0);
+	report(cfg, "reads of bytes already in the window poll no provider", parent, why, child, 0);
 
 	parent = run_pair(cfg, nudge_parent, nudge_child, why, sizeof(why), NULL, &child);
 	report(cfg, "a nudge wakes a sleeping reader to spin, and its data is answered spinning; none under wait = block",
