@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.rmi.Remote;
 import java.rmi.registry.Registry;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -20,7 +19,7 @@ final class Asp implements ParallelApp {
     private static final int MAX_WEIGHT = 1000;
 
     /** A worker's rows: {@code rows[k]} is row {@code first + k}. */
-    record Part(int first, int[][] rows) implements Serializable {
+    record Part(int first, int[][] rows) implements RowBlock<int[]> {
         private static final long serialVersionUID = 1L;
     }
 
@@ -129,18 +128,6 @@ final class Asp implements ParallelApp {
     @Override
     public String check(List<Serializable> parts) {
         int[][] expected = sequential();
-        int next = 0;
-        for (Part part : parts.stream().map(Part.class::cast).sorted(Comparator.comparingInt(Part::first)).toList()) {
-            if (part.first() != next) {
-                return "rows from " + next + " missing: a part starts at " + part.first();
-            }
-            for (int[] row : part.rows()) {
-                if (!Arrays.equals(row, expected[next])) {
-                    return "row " + next + " differs from the sequential run's";
-                }
-                next++;
-            }
-        }
-        return next == n ? null : "rows " + next + " to " + (n - 1) + " missing";
+        return RowBlock.check(parts, 0, n, i -> expected[i], Arrays::equals);
     }
 }

@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.rmi.Remote;
 import java.rmi.registry.Registry;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -19,7 +18,7 @@ final class Sor implements ParallelApp {
     private static final double OMEGA = 1.25;
 
     /** A worker's rows: {@code rows[k]} is grid row {@code first + k}. */
-    record Part(int first, double[][] rows) implements Serializable {
+    record Part(int first, double[][] rows) implements RowBlock<double[]> {
         private static final long serialVersionUID = 1L;
     }
 
@@ -139,18 +138,6 @@ final class Sor implements ParallelApp {
     @Override
     public String check(List<Serializable> parts) {
         double[][] expected = sequential();
-        int next = 1;
-        for (Part part : parts.stream().map(Part.class::cast).sorted(Comparator.comparingInt(Part::first)).toList()) {
-            if (part.first() != next) {
-                return "rows from " + next + " missing: a part starts at " + part.first();
-            }
-            for (double[] row : part.rows()) {
-                if (!Arrays.equals(row, expected[next])) {
-                    return "row " + next + " differs from the sequential run's";
-                }
-                next++;
-            }
-        }
-        return next == n - 1 ? null : "rows " + next + " to " + (n - 2) + " missing";
+        return RowBlock.check(parts, 1, n - 1, i -> expected[i], Arrays::equals); // bit for bit
     }
 }
