@@ -310,8 +310,8 @@ public class FastSocket extends Socket implements NegotiatedSocket {
     @Override
     public synchronized void close() throws IOException {
         // The lean streams go now, with what a call that failed to marshal left in them (its DGC
-        // references to the arguments): a native connection's objects stay reachable until its
-        // peer has closed too, and RMI would have dropped that call's own stream at once.
+        // references to the arguments): a closed native connection's objects can stay reachable a
+        // while, and RMI would have dropped that call's own stream at once.
         leanStreams = null;
         NativeConnection connection = nativeConnection;
         if (connection != null && !isClosed()) {

@@ -580,7 +580,7 @@ public final class LeanWriter {
     /**
      * The writer is broken: its message is discarded, and so are its references to the message's
      * objects. RMI closes a connection whose call failed to marshal, but a closed connection's
-     * writer may stay reachable a while (a native stream's close waits for its peer): its handles
+     * writer may stay reachable a while (a closed native connection's objects did): its handles
      * would pin the arguments meanwhile (OpenJDK's PinLastArguments test).
      */
     private void fail(Throwable e) {
