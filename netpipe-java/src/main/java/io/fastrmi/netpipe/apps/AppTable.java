@@ -46,8 +46,8 @@ final class AppTable {
                     }
                     AppRunner.Outcome base = one == null ? null : one.get(column.name());
                     String speedup = base == null || !base.ok() ? "-" : String.format(Locale.ROOT, "%.2f", base.millis() / cell.millis());
-                    line.append(String.format(Locale.ROOT, " | %10.1f %6s %5.0f%% comm  ", cell.millis(), speedup,
-                            100 * cell.commShare()));
+                    line.append(String.format(Locale.ROOT, " | %10.1f %6s %5.0f%% comm %s", cell.millis(), speedup,
+                            100 * cell.commShare(), cell.notFast() == null ? " " : "*"));
                     if (column.withAgent()) {
                         line.append(stock.ok() ? String.format(Locale.ROOT, " %4.2fx", stock.millis() / cell.millis()) : "   -  ");
                     }
@@ -58,6 +58,8 @@ final class AppTable {
         results.forEach((app, byWorkers) -> byWorkers.forEach((workers, cells) -> cells.forEach((column, cell) -> {
             if (!cell.ok()) {
                 System.out.printf(Locale.ROOT, "FAILED %s workers=%d %s: %s%n", app, workers, column, cell.error());
+            } else if (cell.notFast() != null) {
+                System.out.printf(Locale.ROOT, "* %s workers=%d %s: %s%n", app, workers, column, cell.notFast());
             }
         })));
     }
