@@ -1321,9 +1321,10 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 	switches -= switches0;
 	/* Each look, and each message a look took for the ping-pong, may switch the idle thread in
 	 * and out a few times (the wake-up, the context's lock, a preemption); without the rule it
-	 * wakes for every message. */
+	 * wakes for every message. The slack of WAKE_ROUND_TRIPS / 8 is for a loaded machine under
+	 * ASan (ucx tcp: 111 switches with 19 looks and 1 message for others, once). */
 	if (polled < WAKE_ROUND_TRIPS / 4 || for_others > looks + 2 ||
-	    switches > 4 * (long)(looks + for_others) + 10) {
+	    switches > 4 * (long)(looks + for_others) + WAKE_ROUND_TRIPS / 8) {
 		snprintf(why, whylen, "%s, %d round trips: woken in the provider %" PRIu64 " times, %" PRIu64
 			 " for others' messages; the idle thread switched %ld times (deputy looks %" PRIu64 ")",
 			 s->is_child ? "child" : "parent", WAKE_ROUND_TRIPS, polled, for_others, switches, looks);
