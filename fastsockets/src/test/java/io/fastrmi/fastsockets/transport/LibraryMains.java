@@ -4,7 +4,10 @@ import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import java.nio.file.Path;
 
-/** For the mains {@link LibraryJvm} runs (apart, so that they need nothing of JUnit). */
+/**
+ * For the mains that load the library in a JVM of their own (apart from {@link LibraryJvm}, so that
+ * they need nothing of JUnit).
+ */
 final class LibraryMains {
 
     private LibraryMains() {

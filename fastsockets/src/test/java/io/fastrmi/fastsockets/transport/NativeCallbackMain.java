@@ -2,7 +2,6 @@ package io.fastrmi.fastsockets.transport;
 
 import io.fastrmi.config.TransportName;
 import io.fastrmi.config.WaitMode;
-import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
@@ -12,7 +11,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Path;
 
 /**
  * A callback's turns between two JVMs over native streams, read through {@link NativeConnection}s:
@@ -31,10 +29,7 @@ public final class NativeCallbackMain {
 
     public static void main(String[] args) throws Exception {
         boolean server = args[0].equals("server");
-        NativeLibrary library = NativeLibraries.load(Path.of(args[1]), NativeCallbackMain.class.getClassLoader());
-        if (library == null) {
-            throw new IllegalStateException(NativeLibraries.unavailableReason());
-        }
+        NativeLibrary library = LibraryMains.load(args[1], NativeCallbackMain.class);
         try (NativeTransport transport = library.openTransport(TransportName.parse(args[2]), 50, WaitMode.ADAPTIVE)) {
             if (server) {
                 serve(transport);

@@ -2,14 +2,12 @@ package io.fastrmi.fastsockets.transport;
 
 import io.fastrmi.config.TransportName;
 import io.fastrmi.config.WaitMode;
-import io.fastrmi.fastsockets.nativelib.NativeLibraries;
 import io.fastrmi.fastsockets.nativelib.NativeLibrary;
 import io.fastrmi.fastsockets.nativelib.NativeStream;
 import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -28,11 +26,7 @@ public final class NativeEchoMain {
 
     public static void main(String[] args) throws Exception {
         boolean server = args[0].equals("server");
-        NativeLibrary library = NativeLibraries.load(Path.of(args[1]), NativeEchoMain.class.getClassLoader());
-        if (library == null) {
-            throw new IllegalStateException(NativeLibraries.unavailableReason());
-        }
-        System.out.println("BINDING " + NativeLibraries.binding());
+        NativeLibrary library = LibraryMains.load(args[1], NativeEchoMain.class);
         try (NativeTransport transport = library.openTransport(TransportName.parse(args[2]), 50, WaitMode.ADAPTIVE)) {
             if (server) {
                 try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -3,6 +3,7 @@ package io.fastrmi.netpipe.apps;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fastrmi.netpipe.bench.HandshakeCheck;
+import io.fastrmi.netpipe.bench.PairRunner;
 import io.fastrmi.netpipe.bench.report.Column;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
@@ -227,7 +228,7 @@ public final class AppRunner {
             return Outcome.failed(e.getMessage());
         } finally {
             jvms.forEach(ManagedJvm::close);
-            recordings.forEach(AppRunner::deleteQuietly);
+            recordings.forEach(PairRunner::deleteQuietly);
             if (net != null) {
                 net.close();
             }
@@ -252,14 +253,6 @@ public final class AppRunner {
     private static int freePort() throws IOException {
         try (ServerSocket probe = new ServerSocket(0)) {
             return probe.getLocalPort();
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // a recording left in the temporary directory: nothing lost
         }
     }
 

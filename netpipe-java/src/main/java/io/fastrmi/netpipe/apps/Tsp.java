@@ -5,6 +5,7 @@ import java.rmi.Remote;
 import java.rmi.registry.Registry;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Random;
@@ -107,7 +108,7 @@ final class Tsp implements ParallelApp {
             for (int city = 1; city < n; city++) {
                 estimate += cheapest[city];
             }
-            java.util.Arrays.fill(visited, false);
+            Arrays.fill(visited, false);
             visited[0] = true;
             for (int k = 1; k < prefix.length; k++) {
                 visited[prefix[k]] = true;
@@ -182,16 +183,17 @@ final class Tsp implements ParallelApp {
         int best = Integer.MAX_VALUE;
         TspJobs.Job job;
         while ((job = clock.call(queue::next)) != null) {
-            Search search = new Search(Math.min(best, job.bound()));
+            int bound = Math.min(best, job.bound());
+            Search search = new Search(bound);
             search.job(job.prefix());
-            if (search.best < Math.min(best, job.bound())) {
-                int found = search.best;
+            best = search.best;
+            if (best < bound) {
+                int found = best;
                 clock.call(() -> {
                     queue.found(found);
                     return null;
                 });
             }
-            best = Math.min(best, search.best);
         }
         return best;
     }
