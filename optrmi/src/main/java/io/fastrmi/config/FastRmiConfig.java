@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * plain-ttl = 300s
  * spin = 20us                 # the longest a thread waiting on a native stream or a fast tcp connection polls before it blocks
  * wait = adaptive             # adaptive (spin while it pays), spin (always the whole spin) or block
- * binding = jni                # how the native library is called: ffm (JDK 22+, the default there) or jni
+ * binding = jni               # how the native library is called: jni (the default) or ffm (JDK 22+)
  * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
  * offer-ports = 61000-61999   # scope = jvm: local ports of offers to other hosts
  *

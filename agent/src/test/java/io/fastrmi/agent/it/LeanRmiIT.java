@@ -10,6 +10,7 @@ import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -87,15 +89,19 @@ class LeanRmiIT {
 
     /**
      * Over shared memory, large primitive arrays (the corpus's 64 KiB and 1 MiB ones) are read from
-     * the native stream straight into the new array (RMI's buffer read first), and arrive whole.
+     * the native stream straight into the new array (RMI's buffer read first), and arrive whole,
+     * through either binding of the library (each moves arrays its own way).
      */
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"ucx:shm", "ofi:shm"})
-    void largeArraysAreReadStraightIntoTheArrayOnSharedMemory(String transport) throws Exception {
-        Path config = ItSupport.transportConfig(ItSupport.directory("lean-bulk-" + transport), transport);
+    @ParameterizedTest(name = "{0} through {1}")
+    @CsvSource({"ucx:shm, jni", "ucx:shm, ffm", "ofi:shm, jni", "ofi:shm, ffm"})
+    void largeArraysAreReadStraightIntoTheArrayOnSharedMemory(String transport, String binding) throws Exception {
+        Path dir = ItSupport.directory("lean-bulk-" + transport + "-" + binding);
+        Path config = ItSupport.transportConfig(dir, transport);
+        Files.writeString(config, "binding = " + binding + "\n" + Files.readString(config));
         UnaryOperator<JvmLauncher> onTransport = jvm -> jvm.agent(ItSupport.agentJar(), "config=" + config);
-        Run run = run(Jdk.of(25), "bulk-" + transport, true, onTransport, onTransport);
+        Run run = run(Jdk.of(25), "bulk-" + transport + "-" + binding, true, onTransport, onTransport);
         assertEveryShapeCrossedLean(run);
+        assertTrue(run.line("BINDING").startsWith(binding + " ("), "the client's binding: " + run.line("BINDING"));
         // The client reads back 1 MiB of doubles, in 8 frames: all of it but what RMI's 8 KiB
         // buffer took with each frame's header.
         long straight = Long.parseLong(run.line("STRAIGHT"));

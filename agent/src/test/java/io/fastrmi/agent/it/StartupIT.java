@@ -51,6 +51,10 @@ class StartupIT {
         for (String runtime : RUNTIME) {
             assertTrue(!matching(classes, runtime).isEmpty(), runtime + "was not loaded by a JVM using RMI");
         }
+        // The library is called through JNI by default on every JDK: linking FFM's downcalls would
+        // spin method-handle classes whose compilation costs every JVM CPU after RMI starts.
+        assertTrue(!matching(classes, "io.fastrmi.fastsockets.jni.JniNativeLibrary ").isEmpty(), "the library was not bound through JNI");
+        assertEquals(List.of(), matching(classes, "jdk.internal.foreign.abi.DowncallLinker "), "FFM downcalls were linked");
     }
 
     private static List<String> matching(List<String> classes, String prefix) {

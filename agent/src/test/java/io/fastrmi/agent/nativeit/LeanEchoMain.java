@@ -22,7 +22,8 @@ import java.util.List;
  * {@code REGISTRY outcome} (a bind the registry's built-in filter rejects),
  * {@code AFTER outcome} (a call after those), {@code FIELDS direct} (or why the lean streams reach
  * fields through the JDK's field reflector), {@code STRAIGHT n} (bytes its native connections read
- * straight into arrays), and {@code DONE}. With {@code -Dlean.it.limits=true}
+ * straight into arrays), {@code BINDING how} (the binding that calls its native library, and why),
+ * and {@code DONE}. With {@code -Dlean.it.limits=true}
  * the client makes only binds that cross the registry's limits (run the server with a registry filter
  * that allows this class's nested classes): {@code DEPTH n outcome} for a chain of n links, and
  * {@code REFS n outcome} for an array of n numbers, each carried by a proxy's handler, then {@code DONE}.
@@ -167,6 +168,7 @@ public final class LeanEchoMain {
         System.out.println("AFTER " + outcome(() -> echo.echo("after")));
         System.out.println("FIELDS " + fieldAccess());
         System.out.println("STRAIGHT " + bytesReadStraight());
+        System.out.println("BINDING " + binding());
         System.out.println("DONE");
         System.exit(0);
     }
@@ -226,6 +228,15 @@ public final class LeanEchoMain {
             return (long) Class.forName("io.fastrmi.fastsockets.transport.NativeConnection").getMethod("arrayBytesRead").invoke(null);
         } catch (ReflectiveOperationException | LinkageError e) {
             return -1;
+        }
+    }
+
+    /** Which binding calls this JVM's native library, and why (doctor's {@code binding} row). */
+    private static String binding() {
+        try {
+            return (String) Class.forName("io.fastrmi.fastsockets.nativelib.NativeLibraries").getMethod("binding").invoke(null);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return "unknown: " + e;
         }
     }
 

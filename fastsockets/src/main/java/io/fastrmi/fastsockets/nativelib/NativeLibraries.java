@@ -37,9 +37,12 @@ public final class NativeLibraries {
     }
 
     /**
-     * The binding for this JDK: FFM from 22 on, unless the setting ({@code binding} in the config,
-     * {@code -Dfastrmi.binding}) names one; below 22 JNI, where FFM is not final. Returns the class
-     * and why it was chosen; IllegalArgumentException for a setting that cannot be.
+     * The binding for this JDK: JNI unless the setting ({@code binding} in the config, {@code
+     * -Dfastrmi.binding}) names FFM, which needs 22 or newer. Returns the class and why it was
+     * chosen; IllegalArgumentException for a setting that cannot be. JNI is the default on 22+ too:
+     * a call costs the same through either once compiled, but linking FFM's downcalls spins about
+     * a hundred method-handle classes whose compilation costs each JVM about 180 ms of CPU after
+     * RMI starts (docs/benchmarks.md, "JDK 17 through JNI").
      */
     static String[] chooseBinding(int feature, String setting) {
         if (setting != null && !setting.isEmpty()) {
@@ -58,7 +61,7 @@ public final class NativeLibraries {
         if (feature < 22) {
             return new String[] {JNI_BINDING, "jni (JDK " + feature + " has no final FFM API)"};
         }
-        return new String[] {FFM_BINDING, "ffm (the default on JDK " + feature + ")"};
+        return new String[] {JNI_BINDING, "jni (the default; binding = ffm for FFM)"};
     }
 
     /** {@link #load(Path, ClassLoader, String)} with {@code -Dfastrmi.binding} (tools and tests, which read no config). */

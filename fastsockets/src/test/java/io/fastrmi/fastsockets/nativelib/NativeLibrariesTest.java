@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 class NativeLibrariesTest {
 
     @Test
-    void jdk22AndNewerGetFfmUnlessJniIsNamed() {
-        assertArrayEquals(new String[] {NativeLibraries.FFM_BINDING, "ffm (the default on JDK 25)"},
+    void jdk22AndNewerGetJniUnlessFfmIsNamed() {
+        assertArrayEquals(new String[] {NativeLibraries.JNI_BINDING, "jni (the default; binding = ffm for FFM)"},
                 NativeLibraries.chooseBinding(25, ""));
-        assertArrayEquals(new String[] {NativeLibraries.FFM_BINDING, "ffm (the default on JDK 22)"},
+        assertArrayEquals(new String[] {NativeLibraries.JNI_BINDING, "jni (the default; binding = ffm for FFM)"},
                 NativeLibraries.chooseBinding(22, null));
         assertArrayEquals(new String[] {NativeLibraries.JNI_BINDING, "jni (binding = jni)"},
                 NativeLibraries.chooseBinding(25, "jni"));
