@@ -17,7 +17,7 @@ public final class ClientHandshake {
 
     public static final String OUTSIDE = "server host is outside per the client's config";
     static final String NACK = "no FastRMI agent on the server (ProtocolNack)";
-    static final String CLOSED = "the server closed the connection on the FastRMI offer";
+    public static final String CLOSED = "the server closed the connection on the FastRMI offer";
     public static final String RESET_ON_OFFER = "the connection reset during the FastRMI offer";
 
     private ClientHandshake() {
@@ -29,7 +29,8 @@ public final class ClientHandshake {
 
     /**
      * What came back: the server's answer, or (null answer) why the connection must be plain;
-     * {@code refused}: a standard server said so (its endpoint may be remembered as plain).
+     * {@code refused}: a standard server said so with its ProtocolNack (its endpoint may be
+     * remembered as plain).
      */
     public record Outcome(Handshake.Answer answer, String plainReason, boolean refused) {
         Outcome(Handshake.Answer answer, String plainReason) {
@@ -86,7 +87,10 @@ public final class ClientHandshake {
         InputStream in = socket.getInputStream();
         int first = in.read();
         if (first < 0) {
-            return new Outcome(null, CLOSED);
+            // Stock RMI answers an offer with ProtocolNack; a close with no byte is a server going
+            // away (its JVM exiting) or failing to answer. Remembered, it would keep the next
+            // server on that port plain for plain-ttl: plain this once, as after a reset.
+            return new Outcome(null, CLOSED, false);
         }
         if (first == Jrmp.PROTOCOL_NACK) {
             return new Outcome(null, NACK);

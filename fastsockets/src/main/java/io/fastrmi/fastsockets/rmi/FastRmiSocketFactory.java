@@ -89,9 +89,9 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
             outcome = ClientHandshake.afterResetOnOffer(socket, e);
         }
         if (outcome.answer() == null) {
-            // A standard RMI server (or one that closes on what it does not know): plain from now on.
-            // A server that went away mid-offer is not remembered, and its plain connection fails as
-            // RMI's own would (no failed negotiation then).
+            // A standard RMI server (its ProtocolNack): plain from now on. A server that closed or
+            // reset on the offer (going away, say) is not remembered, and its plain connection
+            // fails as RMI's own would (no failed negotiation then).
             Negotiator.closeQuietly(socket);
             if (outcome.refused()) {
                 plainEndpoints.remember(host, port);
