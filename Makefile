@@ -8,6 +8,7 @@
 #   make compare  the same, full size: every KaRMI kernel and object, sweeps to 8 MiB (COMPARE_ARGS go to compare.sh)
 #   make sample-demo the sample RMI application without and with the agent, call timings side by side
 #   make startup  measure the start-up time the agent adds (median of N runs, N=$(STARTUP_RUNS)), built-in config and the README's
+#                 then the CPU a JVM spends to start RMI and make one call, and in the 3 s after (RMI_START_RUNS runs)
 #   make fuzz     fuzzed native addresses in offers and answers against agent JVMs, FUZZ_COUNT of each, over
 #                 FUZZ_LANES fuzzers at once (seeds FUZZ_SEED, FUZZ_SEED+1, ...)
 #   make fuzz-lean  mutated lean-format streams against the reader, LEAN_FUZZ_INPUTS of them (make test runs 100,000)
@@ -49,6 +50,7 @@ MVN_PROPS := -Dfastrmi.jdk17=$(JDK17_HOME) -Dfastrmi.jdk25=$(JDK25_HOME)
 AGENT_JAR := agent/target/fastrmi-agent.jar
 NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:samples/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
 STARTUP_RUNS ?= 15
+RMI_START_RUNS ?= 7
 FUZZ_COUNT ?= 500000
 FUZZ_LANES ?= 4
 LEAN_FUZZ_INPUTS ?= 5000000
@@ -136,6 +138,8 @@ startup: build
 	  --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(STARTUP_RUNS)
 	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.StartupCost --agent $(AGENT_JAR) \
 	  --config scripts/fastrmi-example.conf --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(STARTUP_RUNS)
+	$(BUILD_JDK)/bin/java -cp $(NETPIPE_CP) io.fastrmi.netpipe.RmiStartCost --agent $(AGENT_JAR) \
+	  --jdk $(JDK17_HOME) --jdk $(JDK25_HOME) --runs $(RMI_START_RUNS)
 
 # The native-address fuzz target at full size: $(FUZZ_COUNT) fuzzed offers to an agent server and as
 # many fuzzed answers to an agent client (make test runs 5,000 of each). FUZZ_SEED repeats a run.

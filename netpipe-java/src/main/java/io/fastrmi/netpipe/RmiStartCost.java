@@ -1,0 +1,130 @@
+package io.fastrmi.netpipe;
+
+import io.fastrmi.testkit.Jdk;
+import io.fastrmi.testkit.JvmLauncher;
+import io.fastrmi.testkit.ManagedJvm;
+import java.nio.file.Path;
+import java.rmi.Remote;
+import java.rmi.RemoteException;
+import java.rmi.server.UnicastRemoteObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What starting RMI costs a JVM in CPU, without the agent and with it: a JVM that exports an object
+ * and calls it once through RMI (a connection to itself, which the agent negotiates: the weaving of
+ * RMI's classes, the runtime, the native library), then idles. Its process CPU up to that call's
+ * return, and in the idle seconds after it (the JIT compiling what the start made hot, which in a
+ * parallel job lands in the first calls), started N times each way in turn; prints the medians.
+ * {@code make startup} runs it after {@link StartupCost}.
+ *
+ * <p>Usage: {@code RmiStartCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N] [--idle-ms N]}
+ */
+public final class RmiStartCost {
+
+    private RmiStartCost() {
+    }
+
+    /** The object the measured JVM calls. */
+    public interface Ping extends Remote {
+        int ping(int x) throws RemoteException;
+    }
+
+    static final class Pinger implements Ping {
+        @Override
+        public int ping(int x) {
+            return x + 1;
+        }
+    }
+
+    /** The JVM measured: prints {@code CPU <ms to the call's return> <ms in the idle time after>}. */
+    public static final class Measured {
+        /** Held here: an exported object only weakly reachable from RMI could be collected. */
+        private static final Pinger PINGER = new Pinger();
+
+        public static void main(String[] args) throws Exception {
+            Ping stub = (Ping) UnicastRemoteObject.exportObject(PINGER, 0);
+            if (stub.ping(41) != 42) {
+                throw new IllegalStateException("the call answered wrongly");
+            }
+            Duration atCall = cpu();
+            Thread.sleep(Long.parseLong(args[0]));
+            Duration after = cpu();
+            System.out.printf(Locale.ROOT, "CPU %d %d%n", atCall.toMillis(), after.minus(atCall).toMillis());
+            System.exit(0);
+        }
+
+        private static Duration cpu() {
+            return ProcessHandle.current().info().totalCpuDuration()
+                    .orElseThrow(() -> new IllegalStateException("this OS gives no process CPU time"));
+        }
+    }
+
+    public static void main(String[] args) {
+        Path agent = null;
+        Path config = null;
+        List<Jdk> jdks = new ArrayList<>();
+        int runs = 7;
+        long idleMillis = 3000;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--agent" -> agent = Path.of(args[i + 1]);
+                case "--jdk" -> jdks.add(Jdk.at(Path.of(args[i + 1]))
+                        .orElseThrow(() -> new IllegalArgumentException("not a JDK: " + args[1])));
+                case "--runs" -> runs = Integer.parseInt(args[i + 1]);
+                case "--idle-ms" -> idleMillis = Long.parseLong(args[i + 1]);
+                case "--config" -> config = Path.of(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (agent == null || args.length % 2 != 0) {
+            System.err.println("usage: RmiStartCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N] [--idle-ms N]");
+            System.exit(2);
+        }
+        if (jdks.isEmpty()) {
+            jdks.add(Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow());
+        }
+        System.out.printf(Locale.ROOT, "CPU of a JVM that starts RMI and makes one call (ms of process CPU, median of %d runs "
+                + "each, in turn); agent config: %s%n", runs, config == null ? "built-in" : config);
+        System.out.printf(Locale.ROOT, "%-14s %14s %14s %8s %20s %20s %8s%n", "JDK", "stock to call", "agent to call",
+                "added", "stock idle " + idleMillis + " ms", "agent idle " + idleMillis + " ms", "added");
+        for (Jdk jdk : jdks) {
+            double[][] stock = new double[2][runs];
+            double[][] withAgent = new double[2][runs];
+            for (int i = 0; i < runs; i++) {
+                long[] s = cpuMillis(jdk, Optional.empty(), config, idleMillis);
+                long[] a = cpuMillis(jdk, Optional.of(agent), config, idleMillis);
+                for (int k = 0; k < 2; k++) {
+                    stock[k][i] = s[k];
+                    withAgent[k][i] = a[k];
+                }
+            }
+            double[] s = {StartupCost.median(stock[0]), StartupCost.median(stock[1])};
+            double[] a = {StartupCost.median(withAgent[0]), StartupCost.median(withAgent[1])};
+            System.out.printf(Locale.ROOT, "%-14s %14.0f %14.0f %8.0f %20.0f %20.0f %8.0f%n", jdk.version(), s[0], a[0],
+                    a[0] - s[0], s[1], a[1], a[1] - s[1]);
+        }
+    }
+
+    private static long[] cpuMillis(Jdk jdk, Optional<Path> agent, Path config, long idleMillis) {
+        JvmLauncher launcher = JvmLauncher.on(jdk).name("rmi-start");
+        if (agent.isPresent()) {
+            launcher = config == null ? launcher.agent(agent.get()) : launcher.agent(agent.get(), "config=" + config);
+        }
+        try (ManagedJvm jvm = launcher.classpathOf(Measured.class).main(Measured.class).args(Long.toString(idleMillis))
+                .start()) {
+            if (jvm.awaitExit(Duration.ofMinutes(1)) != 0) {
+                throw jvm.failure("failed");
+            }
+            if (jvm.output().stream().anyMatch(line -> line.contains("FastRMI is OFF"))) {
+                throw jvm.failure("the agent did not start");
+            }
+            String[] cpu = jvm.output().stream().filter(line -> line.startsWith("CPU ")).findFirst()
+                    .orElseThrow(() -> jvm.failure("no CPU line")).split(" ");
+            return new long[] {Long.parseLong(cpu[1]), Long.parseLong(cpu[2])};
+        }
+    }
+}
