@@ -26,6 +26,7 @@ class AgentRoomsTest {
             "io.fastrmi.fastsockets.handshake.Handshake",
             "io.fastrmi.fastsockets.handshake.HandshakeException",
             "io.fastrmi.fastsockets.handshake.Privileged",
+            "io.fastrmi.fastsockets.handshake.JfrEvents",
             "io.fastrmi.fastsockets.transport.NativeTransports",
             "io.fastrmi.fastsockets.transport.TcpWaits",
             "io.fastrmi.fastsockets.nativelib.NativeLibraries",

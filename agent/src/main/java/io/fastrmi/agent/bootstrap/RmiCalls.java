@@ -1,5 +1,6 @@
 package io.fastrmi.agent.bootstrap;
 
+import io.fastrmi.fastsockets.handshake.JfrEvents;
 import io.fastrmi.fastsockets.handshake.Privileged;
 import io.fastrmi.fastsockets.rmi.FastSocket;
 import java.lang.invoke.MethodHandle;
@@ -20,33 +21,52 @@ import java.net.Socket;
  */
 public final class RmiCalls {
 
-    static {
-        Privileged.initialize(RmiCallEvent.class); // registered with FastRMI's permissions, not the thread's
+    private RmiCalls() {
     }
 
-    private static final ThreadLocal<Calls> CALLS = ThreadLocal.withInitial(Calls::new);
+    /** The threads' calls, and the event class initialized (which registers it with JFR), once JFR runs. */
+    private static final class Recorded {
+        static {
+            Privileged.initialize(RmiCallEvent.class); // registered with FastRMI's permissions, not the thread's
+        }
 
-    private RmiCalls() {
+        static final ThreadLocal<Calls> CALLS = ThreadLocal.withInitial(Calls::new);
+    }
+
+    /** This thread's calls, or null while JFR has not started in this JVM ({@link JfrEvents}). */
+    private static Calls calls() {
+        return JfrEvents.started() ? Recorded.CALLS.get() : null;
     }
 
     /** A client call to {@code method} begins; returns the event to end, or null when not recorded. */
     public static RmiCallEvent clientBegin(String method) {
-        return CALLS.get().client.begin(method);
+        Calls calls = calls();
+        return calls == null ? null : calls.client.begin(method);
     }
 
     /** A 1.1-stub client call (registry, DGC) begins, with {@code operation} a {@code java.rmi.server.Operation}. */
     public static RmiCallEvent clientBeginOperation(Object operation) {
-        return CALLS.get().client.begin(methodName(operation));
+        Calls calls = calls();
+        return calls == null ? null : calls.client.begin(methodName(operation));
     }
 
     /** The client call in progress is sent on {@code connection} (a {@code sun.rmi.transport.Connection}). */
     public static void clientConnection(Object connection) {
-        clientSocket(Peers.socketOf(connection));
+        Calls calls = calls();
+        if (calls != null && calls.client.current != null) {
+            clientSocket(calls, Peers.socketOf(connection));
+        }
     }
 
     /** The client call in progress is sent on {@code socket}. */
     static void clientSocket(Socket socket) {
-        Calls calls = CALLS.get();
+        Calls calls = calls();
+        if (calls != null) {
+            clientSocket(calls, socket);
+        }
+    }
+
+    private static void clientSocket(Calls calls, Socket socket) {
         RmiCallEvent event = calls.client.current;
         if (event != null && event.peer == null) {
             calls.describe(event, socket);
@@ -54,19 +74,23 @@ public final class RmiCalls {
     }
 
     public static void clientEnd(RmiCallEvent event) {
-        CALLS.get().client.end(event);
+        if (event != null) {
+            Recorded.CALLS.get().client.end(event);
+        }
     }
 
     /** Ends the client call in progress, for 1.1 stubs whose end is seen without the event at hand. */
     public static void clientEndCurrent() {
-        Side client = CALLS.get().client;
-        client.end(client.current);
+        Calls calls = calls();
+        if (calls != null) {
+            calls.client.end(calls.client.current);
+        }
     }
 
     /** The server reads a call from {@code call} (a {@code sun.rmi.transport.StreamRemoteCall}). */
     public static RmiCallEvent serverBegin(Object call) {
-        Calls calls = CALLS.get();
-        RmiCallEvent event = calls.server.begin(null);
+        Calls calls = calls();
+        RmiCallEvent event = calls == null ? null : calls.server.begin(null);
         if (event != null) {
             calls.describe(event, Peers.socketOf(Peers.connectionOf(call)));
         }
@@ -75,14 +99,17 @@ public final class RmiCalls {
 
     /** The server found the method, a {@link Method} or a 1.1-skeleton {@code Operation}. */
     public static void serverMethod(Object method) {
-        RmiCallEvent event = CALLS.get().server.current;
+        Calls calls = calls();
+        RmiCallEvent event = calls == null ? null : calls.server.current;
         if (event != null) {
             event.method = methodName(method);
         }
     }
 
     public static void serverEnd(RmiCallEvent event) {
-        CALLS.get().server.end(event);
+        if (event != null) {
+            Recorded.CALLS.get().server.end(event);
+        }
     }
 
     /** A thread's calls: its client and server side, and the peer of the last connection it described. */

@@ -3,6 +3,7 @@ package io.fastrmi.agent.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.agent.nativeit.LateRecordingMain;
 import io.fastrmi.agent.nativeit.StartupMain;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
@@ -59,6 +60,27 @@ class StartupIT {
         // graphs and type writer, are never loaded (300 classes and a third of the weaving's CPU).
         assertEquals(List.of(), matching(classes, "io.fastrmi.agent.shaded.bytebuddy.dynamic.scaffold.TypeWriter "),
                 "RMI's classes were woven through Byte Buddy's type builder");
+        // Nothing records here: FastRMI's event classes, whose initialization starts JFR's own
+        // machinery (about 200 ms of CPU), are left alone.
+        assertEquals(List.of(), matching(classes, "jdk.jfr.internal."), "JFR was started in a JVM that records nothing");
+    }
+
+    /**
+     * JFR started after RMI (as by {@code jcmd JFR.start}) records FastRMI's events from then on:
+     * a new connection's handshake, fast, and the call on it, from both ends.
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @CsvSource({"25", "17"})
+    void aRecordingBegunAfterRmiStartedRecordsFastRmisEvents(int feature) throws Exception {
+        Path recording = ItSupport.directory("startup-" + feature + "-late-recording").resolve("late.jfr");
+        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name("late-recording").agent(ItSupport.agentJar())
+                .classpathOf(LateRecordingMain.class).main(LateRecordingMain.class).args(recording.toString()).start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
+            assertTrue(jvm.output().contains("DONE"), jvm.output()::toString);
+            assertTrue(jvm.output().contains("JFR_BEFORE false"), () -> "JFR had started before the recording: " + jvm.output());
+            assertTrue(jvm.output().contains("HANDSHAKES 2"), () -> "the new connection's two ends: " + jvm.output());
+            assertTrue(jvm.output().contains("CALLS 2"), () -> "the call's client and server events: " + jvm.output());
+        }
     }
 
     private static List<String> matching(List<String> classes, String prefix) {

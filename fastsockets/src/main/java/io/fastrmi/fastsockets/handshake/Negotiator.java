@@ -28,10 +28,6 @@ import java.util.function.Predicate;
  */
 public final class Negotiator {
 
-    static {
-        Privileged.initialize(HandshakeEvent.class); // registered with FastRMI's permissions, not the thread's
-    }
-
     /** The connection a negotiation runs on, as its driver sees it. */
     public interface Connection extends AutoCloseable {
 
@@ -72,7 +68,9 @@ public final class Negotiator {
     private final Connection connection;
     private final Side side;
     private final Scope scope;
-    private final HandshakeEvent event = new HandshakeEvent();
+    private final String peer;
+    /** Null until JFR has started in this JVM ({@link JfrEvents}). */
+    private final HandshakeEvent event;
 
     /** Which end of the connection negotiates; its label is what the event says. */
     public enum Side {
@@ -96,10 +94,26 @@ public final class Negotiator {
         this.connection = connection;
         this.side = side;
         this.scope = scope;
-        event.begin();
-        event.side = side.label();
-        event.scope = scope.label();
-        event.peer = connection.peer();
+        this.peer = connection.peer();
+        this.event = JfrEvents.started() ? Events.begun(side, peer) : null;
+        if (event != null) {
+            event.scope = scope.label();
+        }
+    }
+
+    /** The event class, initialized (which registers it with JFR) at its first use, once JFR runs. */
+    private static final class Events {
+        static {
+            Privileged.initialize(HandshakeEvent.class); // registered with FastRMI's permissions, not the thread's
+        }
+
+        static HandshakeEvent begun(Side side, String peer) {
+            HandshakeEvent event = new HandshakeEvent();
+            event.begin();
+            event.side = side.label();
+            event.peer = peer;
+            return event;
+        }
     }
 
     /** The client's side of a negotiation. */
@@ -143,10 +157,7 @@ public final class Negotiator {
 
     /** The negotiation ended plain without a failure (a standard server, a connection closed unused). */
     public void plain(String reason) {
-        event.result = "plain";
-        event.reason = reason;
-        event.transport = TransportName.TCP.toString();
-        event.commit();
+        commit("plain", reason, TransportName.TCP.toString(), null);
     }
 
     /**
@@ -154,11 +165,11 @@ public final class Negotiator {
      * no offer): recorded as plain.
      */
     public static void noNegotiation(Side side, String peer, String reason) {
-        HandshakeEvent event = new HandshakeEvent();
+        if (!JfrEvents.started()) {
+            return;
+        }
+        HandshakeEvent event = Events.begun(side, peer);
         if (event.isEnabled()) {
-            event.begin();
-            event.side = side.label();
-            event.peer = peer;
             event.result = "plain";
             event.reason = reason;
             event.transport = TransportName.TCP.toString();
@@ -171,10 +182,9 @@ public final class Negotiator {
      * result is what the driver throws (a timeout stays one, as RMI's own opening would throw).
      */
     public IOException failed(IOException failure) {
-        event.result = "failed";
-        event.reason = failure instanceof SocketTimeoutException ? failure.getMessage() : "bad handshake: " + failure.getMessage();
-        event.commit();
-        FastRmiLog.warn("FastRMI: closing the connection " + (side == Side.SERVER ? "from " : "to ") + event.peer
+        commit("failed", failure instanceof SocketTimeoutException ? failure.getMessage() : "bad handshake: " + failure.getMessage(),
+                null, null);
+        FastRmiLog.warn("FastRMI: closing the connection " + (side == Side.SERVER ? "from " : "to ") + peer
                 + (scope == Scope.JVM ? " (scope = jvm)" : "") + ": " + failure.getMessage());
         closeQuietly(connection);
         return failure instanceof HandshakeException || failure instanceof SocketTimeoutException ? failure
@@ -186,17 +196,15 @@ public final class Negotiator {
      * the caller connects again over tcp. The event and the log say why.
      */
     public void fellBackToTcp(UnopenedEndpointException failure) {
-        event.result = "fallback";
-        event.reason = failure.getMessage() + "; connecting again over tcp";
-        event.transport = TransportName.TCP.toString();
-        event.commit();
-        FastRmiLog.once("fallback:" + event.peer + ":" + failure.getMessage(), "FastRMI: " + event.reason + " (" + event.peer + ")");
+        String reason = failure.getMessage() + "; connecting again over tcp";
+        commit("fallback", reason, TransportName.TCP.toString(), null);
+        FastRmiLog.once("fallback:" + peer + ":" + failure.getMessage(), "FastRMI: " + reason + " (" + peer + ")");
         closeQuietly(connection);
     }
 
     /** A client's offer not answered within the limit: RMI's own exception for an opening that stalls. */
     public SocketTimeoutException notAnswered(int limitMillis) {
-        return new SocketTimeoutException("the FastRMI offer to " + event.peer + " was not answered within "
+        return new SocketTimeoutException("the FastRMI offer to " + peer + " was not answered within "
                 + limitMillis + " ms (" + RmiLimits.HANDSHAKE_TIMEOUT_PROPERTY + ")");
     }
 
@@ -218,10 +226,25 @@ public final class Negotiator {
     }
 
     private void record(Handshake.Answer answer) {
-        event.result = answer.fast() ? "fast" : "plain";
-        event.reason = answer.reason();
-        event.transport = answer.transport().name().toString();
-        event.optimizations = Optimization.configNames(answer.optimizations(), ",");
+        if (event != null) {
+            commit(answer.fast() ? "fast" : "plain", answer.reason(), answer.transport().name().toString(),
+                    Optimization.configNames(answer.optimizations(), ","));
+        }
+    }
+
+    /** Ends this negotiation's event (null fields left as they are), when JFR runs. */
+    private void commit(String result, String reason, String transport, String optimizations) {
+        if (event == null) {
+            return;
+        }
+        event.result = result;
+        event.reason = reason;
+        if (transport != null) {
+            event.transport = transport;
+        }
+        if (optimizations != null) {
+            event.optimizations = optimizations;
+        }
         event.commit();
     }
 
