@@ -8,7 +8,6 @@ import java.rmi.Remote;
 import java.rmi.RemoteException;
 import java.rmi.server.UnicastRemoteObject;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -64,29 +63,13 @@ public final class RmiStartCost {
     }
 
     public static void main(String[] args) {
-        Path agent = null;
-        Path config = null;
-        List<Jdk> jdks = new ArrayList<>();
-        int runs = 7;
-        long idleMillis = 3000;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--agent" -> agent = Path.of(args[i + 1]);
-                case "--jdk" -> jdks.add(Jdk.at(Path.of(args[i + 1]))
-                        .orElseThrow(() -> new IllegalArgumentException("not a JDK: " + args[1])));
-                case "--runs" -> runs = Integer.parseInt(args[i + 1]);
-                case "--idle-ms" -> idleMillis = Long.parseLong(args[i + 1]);
-                case "--config" -> config = Path.of(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        if (agent == null || args.length % 2 != 0) {
-            System.err.println("usage: RmiStartCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N] [--idle-ms N]");
-            System.exit(2);
-        }
-        if (jdks.isEmpty()) {
-            jdks.add(Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow());
-        }
+        StartupOptions options = StartupOptions.parse(args,
+                "RmiStartCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N] [--idle-ms N]", 7, true);
+        Path agent = options.agent();
+        Path config = options.config();
+        long idleMillis = options.idleMillis();
+        int runs = options.runs();
+        List<Jdk> jdks = options.jdks();
         System.out.printf(Locale.ROOT, "CPU of a JVM that starts RMI and makes one call (ms of process CPU, median of %d runs "
                 + "each, in turn); agent config: %s%n", runs, config == null ? "built-in" : config);
         System.out.printf(Locale.ROOT, "%-14s %14s %14s %8s %20s %20s %8s%n", "JDK", "stock to call", "agent to call",

@@ -10,7 +10,6 @@ import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -52,27 +51,12 @@ public final class StartupCost {
     }
 
     public static void main(String[] args) {
-        Path agent = null;
-        Path config = null;
-        List<Jdk> jdks = new ArrayList<>();
-        int runs = 15;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--agent" -> agent = Path.of(args[i + 1]);
-                case "--jdk" -> jdks.add(Jdk.at(Path.of(args[i + 1]))
-                        .orElseThrow(() -> new IllegalArgumentException("not a JDK: " + args[1])));
-                case "--runs" -> runs = Integer.parseInt(args[i + 1]);
-                case "--config" -> config = Path.of(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        if (agent == null || args.length % 2 != 0) {
-            System.err.println("usage: StartupCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N]");
-            System.exit(2);
-        }
-        if (jdks.isEmpty()) {
-            jdks.add(Jdk.at(Path.of(System.getProperty("java.home"))).orElseThrow());
-        }
+        StartupOptions options = StartupOptions.parse(args,
+                "StartupCost --agent fastrmi-agent.jar [--config FILE] [--jdk HOME]... [--runs N]", 15, false);
+        Path agent = options.agent();
+        Path config = options.config();
+        List<Jdk> jdks = options.jdks();
+        int runs = options.runs();
         System.out.printf(Locale.ROOT, "JVM start-up to exit, median of %d runs each, in turn (ms); agent config: %s%n", runs,
                 config == null ? "built-in" : config);
         Path empty = emptyAgentJar();
