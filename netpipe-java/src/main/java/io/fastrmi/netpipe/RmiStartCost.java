@@ -1,7 +1,6 @@
 package io.fastrmi.netpipe;
 
 import io.fastrmi.testkit.Jdk;
-import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
 import java.nio.file.Path;
 import java.rmi.Remote;
@@ -10,7 +9,6 @@ import java.rmi.server.UnicastRemoteObject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * What starting RMI costs a JVM in CPU, without the agent and with it: a JVM that exports an object
@@ -78,8 +76,8 @@ public final class RmiStartCost {
             double[][] stock = new double[2][runs];
             double[][] withAgent = new double[2][runs];
             for (int i = 0; i < runs; i++) {
-                long[] s = cpuMillis(jdk, Optional.empty(), config, idleMillis);
-                long[] a = cpuMillis(jdk, Optional.of(agent), config, idleMillis);
+                long[] s = cpuMillis(jdk, null, config, idleMillis);
+                long[] a = cpuMillis(jdk, agent, config, idleMillis);
                 for (int k = 0; k < 2; k++) {
                     stock[k][i] = s[k];
                     withAgent[k][i] = a[k];
@@ -92,19 +90,11 @@ public final class RmiStartCost {
         }
     }
 
-    private static long[] cpuMillis(Jdk jdk, Optional<Path> agent, Path config, long idleMillis) {
-        JvmLauncher launcher = JvmLauncher.on(jdk).name("rmi-start");
-        if (agent.isPresent()) {
-            launcher = config == null ? launcher.agent(agent.get()) : launcher.agent(agent.get(), "config=" + config);
-        }
-        try (ManagedJvm jvm = launcher.classpathOf(Measured.class).main(Measured.class).args(Long.toString(idleMillis))
-                .start()) {
-            if (jvm.awaitExit(Duration.ofMinutes(1)) != 0) {
-                throw jvm.failure("failed");
-            }
-            if (jvm.output().stream().anyMatch(line -> line.contains("FastRMI is OFF"))) {
-                throw jvm.failure("the agent did not start");
-            }
+    /** The measured JVM's two CPU figures, under {@code agent} (null: none). */
+    private static long[] cpuMillis(Jdk jdk, Path agent, Path config, long idleMillis) {
+        try (ManagedJvm jvm = StartupCost.launcher(jdk, "rmi-start", agent, config).classpathOf(Measured.class)
+                .main(Measured.class).args(Long.toString(idleMillis)).start()) {
+            StartupCost.awaitCleanExit(jvm);
             String[] cpu = jvm.output().stream().filter(line -> line.startsWith("CPU ")).findFirst()
                     .orElseThrow(() -> jvm.failure("no CPU line")).split(" ");
             return new long[] {Long.parseLong(cpu[1]), Long.parseLong(cpu[2])};

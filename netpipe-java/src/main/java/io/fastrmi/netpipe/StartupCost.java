@@ -107,20 +107,30 @@ public final class StartupCost {
 
     private static double startMillis(Jdk jdk, Path agent, Path config) {
         long start = System.nanoTime();
-        JvmLauncher launcher = JvmLauncher.on(jdk).name("startup");
+        try (ManagedJvm jvm = launcher(jdk, "startup", agent, config).classpathOf(Hello.class)
+                .main(Hello.class).start()) {
+            awaitCleanExit(jvm);
+        }
+        return (System.nanoTime() - start) / 1e6;
+    }
+
+    /** A JVM on {@code jdk}, under {@code agent} (null: none) with {@code config} (null: the built-in one). */
+    static JvmLauncher launcher(Jdk jdk, String name, Path agent, Path config) {
+        JvmLauncher launcher = JvmLauncher.on(jdk).name(name);
         if (agent != null) {
             launcher = config == null ? launcher.agent(agent) : launcher.agent(agent, "config=" + config);
         }
-        try (ManagedJvm jvm = launcher.classpathOf(Hello.class)
-                .main(Hello.class).start()) {
-            if (jvm.awaitExit(Duration.ofMinutes(1)) != 0) {
-                throw jvm.failure("failed");
-            }
-            if (jvm.output().stream().anyMatch(line -> line.contains("FastRMI is OFF"))) {
-                throw jvm.failure("the agent did not start"); // it would measure an agent that does nothing
-            }
+        return launcher;
+    }
+
+    /** Waits for a measured JVM's exit; fails if it failed, or if its agent turned itself off. */
+    static void awaitCleanExit(ManagedJvm jvm) {
+        if (jvm.awaitExit(Duration.ofMinutes(1)) != 0) {
+            throw jvm.failure("failed");
         }
-        return (System.nanoTime() - start) / 1e6;
+        if (jvm.output().stream().anyMatch(line -> line.contains("FastRMI is OFF"))) {
+            throw jvm.failure("the agent did not start"); // it would measure an agent that does nothing
+        }
     }
 
     static double median(double[] values) {
