@@ -20,8 +20,10 @@ import java.util.Set;
 
 /**
  * Where the agent touches the JDK's RMI classes. Matching is by exact internal name in a plain
- * transformer that names no Byte Buddy type; Byte Buddy is set up when the first of these classes
- * loads ({@link AdviceWeaver}), so a JVM that never uses RMI pays next to nothing for the agent.
+ * transformer that names no Byte Buddy type; FastRMI's runtime starts when the first of these
+ * classes loads, so a JVM that never uses RMI pays next to nothing for the agent, and Byte Buddy
+ * ({@link AdviceWeaver}) only for a class that no JVM before it wove for this JDK and agent
+ * ({@link WovenClassCache}).
  */
 final class RmiInstrumentation implements ClassFileTransformer {
 
@@ -39,7 +41,13 @@ final class RmiInstrumentation implements ClassFileTransformer {
     private final Module rmi;
     private final FastRmiConfig config;
     private final Path agentJar;
-    private volatile AdviceWeaver weaver;
+    /** Set once RMI's first class has loaded and FastRMI's runtime is on ({@link #started}). */
+    private volatile boolean rmiStarted;
+    /** The classes woven by JVMs before this one; null when there is nowhere to keep them. */
+    private WovenClassCache cache;
+    /** Byte Buddy's weaver, made when a class is not in the cache (its own lock: see {@link #weaveLeftForRmi}). */
+    private final Object weaverLock = new Object();
+    private AdviceWeaver weaver;
     /** Serialization classes that loaded before RMI's first class, left as they were (see {@link #transform}). */
     private final Set<String> leftForRmi = new HashSet<>();
 
@@ -52,8 +60,8 @@ final class RmiInstrumentation implements ClassFileTransformer {
 
     /**
      * Registers the transformer and retransforms targets that are already loaded (when attached
-     * late, or RMI used before premain). The rest waits for RMI's first class (see {@link #weaver}).
-     * Where RMI has loaded a target already, the weaver is made first, here: made inside this
+     * late, or RMI used before premain). The rest waits for RMI's first class (see {@link #started}).
+     * Where RMI has loaded a target already, the runtime is started first, here: started inside this
      * retransformation it would ask for a second one of the serialization classes while this one
      * holds them (the JVM redefines a class for one caller at a time: a deadlock). Serialization
      * classes without RMI are only noted, to be woven when RMI comes.
@@ -75,7 +83,7 @@ final class RmiInstrumentation implements ClassFileTransformer {
             }
         }
         if (rmiStarted) {
-            transformer.weaver();
+            transformer.started();
             inst.retransformClasses(loaded.toArray(new Class<?>[0]));
         } else {
             synchronized (transformer) {
@@ -112,9 +120,9 @@ final class RmiInstrumentation implements ClassFileTransformer {
         if (loader != null || className == null || !TARGETS.contains(className)) {
             return null;
         }
-        if (className.startsWith("java/io/") && weaver == null) {
+        if (className.startsWith("java/io/") && !rmiStarted) {
             synchronized (this) {
-                if (weaver == null) {
+                if (!rmiStarted) {
                     // Serialization is no sign of RMI: weaving it would load Byte Buddy (about 400 ms)
                     // in every JVM that serializes. RMI's first class weaves it (retransformed).
                     leftForRmi.add(className);
@@ -123,7 +131,8 @@ final class RmiInstrumentation implements ClassFileTransformer {
             }
         }
         try {
-            return weaver().weave(className, classfileBuffer);
+            started();
+            return woven(className, classfileBuffer);
         } catch (Throwable t) {
             // A class that cannot be woven stays as it was: RMI keeps working, without FastRMI there.
             System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.ERROR, "FastRMI: cannot instrument " + className.replace('/', '.')
@@ -132,52 +141,82 @@ final class RmiInstrumentation implements ClassFileTransformer {
         }
     }
 
-    /**
-     * Made at the first RMI class load: only then does FastRMI's runtime start, do Byte Buddy's
-     * classes load, and does {@code java.rmi} learn to see the helpers (milliseconds a JVM without
-     * RMI does not pay).
-     */
-    private AdviceWeaver weaver() {
-        AdviceWeaver current = weaver;
-        if (current == null) {
-            synchronized (this) {
-                current = weaver;
-                if (current == null) {
-                    Startup.startRuntime(config, agentJar);
-                    // The boot class path's unnamed module, where the helpers and the runtime are.
-                    Module helpers = helpersModule();
-                    // Inlined advice runs as java.rmi code calling into the boot loader's unnamed
-                    // module, which needs a reads edge. HotSpot adds one itself once a class of the
-                    // module is transformed (Modules.transformedByAgent, seen on 17.0.15 and 25.0.3);
-                    // saying it here keeps us independent of that. The helpers also read RMI's
-                    // connection objects reflectively.
-                    inst.redefineModule(rmi, Set.of(helpers), Map.of(),
-                            Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
-                            Set.of(), Map.of());
-                    // The lean format: advice inlined into ObjectOutputStream/ObjectInputStream calls
-                    // the helpers, which read the JDK's serialization metadata in java.io and get and
-                    // set fields with the JDK's Unsafe, as its field reflector does (DirectFields).
-                    // java.net (with java.io): a fast TCP connection's reads learn their socket's
-                    // descriptor, to sleep where another thread can wake them (SocketDescriptors).
-                    inst.redefineModule(Object.class.getModule(), Set.of(helpers),
-                            Map.of(LeanModuleAccess.EXPORTED_PACKAGE, Set.of(helpers)),
-                            Map.of(LeanModuleAccess.OPEN_PACKAGE, Set.of(helpers), "java.net", Set.of(helpers)), Set.of(),
-                            Map.of());
-                    try {
-                        BootstrapJar.appendWeaverToSystemClassPath(inst);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException("FastRMI cannot add Byte Buddy to the class path: " + e.getMessage(), e);
-                    }
-                    current = weaver = new AdviceWeaver();
-                    StartLine.log();
-                    if (weaveLeftForRmi()) {
-                        // Offered only now: a lean connection's calls go through the woven serialization classes.
-                        Installation.leanFormatInstalled();
-                    }
-                }
+    /** {@code original} with its advice: as a JVM before this one wove it, or woven now (and kept). */
+    private byte[] woven(String className, byte[] original) {
+        WovenClassCache kept = cache;
+        byte[] woven = kept == null ? null : kept.find(className, original);
+        if (woven == null) {
+            woven = weaver().weave(className, original);
+            if (kept != null) {
+                kept.keep(className, original, woven);
             }
         }
-        return current;
+        return woven;
+    }
+
+    /**
+     * Byte Buddy's weaver, made for the first class the cache does not have. Its own lock, not this
+     * transformer's: {@link #started} holds that while another thread weaves the serialization classes.
+     */
+    private AdviceWeaver weaver() {
+        synchronized (weaverLock) {
+            if (weaver == null) {
+                try {
+                    BootstrapJar.appendWeaverToSystemClassPath(inst);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("FastRMI cannot add Byte Buddy to the class path: " + e.getMessage(), e);
+                }
+                weaver = new AdviceWeaver();
+            }
+            return weaver;
+        }
+    }
+
+    /**
+     * Done at the first RMI class load: only then does FastRMI's runtime start, does {@code java.rmi}
+     * learn to see the helpers, and are the serialization classes woven (milliseconds a JVM without
+     * RMI does not pay).
+     */
+    private void started() {
+        if (rmiStarted) {
+            return;
+        }
+        synchronized (this) {
+            if (rmiStarted) {
+                return;
+            }
+            Startup.startRuntime(config, agentJar);
+            // The boot class path's unnamed module, where the helpers and the runtime are.
+            Module helpers = helpersModule();
+            // Inlined advice runs as java.rmi code calling into the boot loader's unnamed
+            // module, which needs a reads edge. HotSpot adds one itself once a class of the
+            // module is transformed (Modules.transformedByAgent, seen on 17.0.15 and 25.0.3);
+            // saying it here keeps us independent of that. The helpers also read RMI's
+            // connection objects reflectively.
+            inst.redefineModule(rmi, Set.of(helpers), Map.of(),
+                    Map.of("sun.rmi.transport", Set.of(helpers), "sun.rmi.transport.tcp", Set.of(helpers)),
+                    Set.of(), Map.of());
+            // The lean format: advice inlined into ObjectOutputStream/ObjectInputStream calls
+            // the helpers, which read the JDK's serialization metadata in java.io and get and
+            // set fields with the JDK's Unsafe, as its field reflector does (DirectFields).
+            // java.net (with java.io): a fast TCP connection's reads learn their socket's
+            // descriptor, to sleep where another thread can wake them (SocketDescriptors).
+            inst.redefineModule(Object.class.getModule(), Set.of(helpers),
+                    Map.of(LeanModuleAccess.EXPORTED_PACKAGE, Set.of(helpers)),
+                    Map.of(LeanModuleAccess.OPEN_PACKAGE, Set.of(helpers), "java.net", Set.of(helpers)), Set.of(),
+                    Map.of());
+            try {
+                cache = WovenClassCache.forAgent(agentJar, BootstrapJar.cacheDirectory());
+            } catch (IOException e) {
+                cache = null; // no private folder: every class is woven, as without a cache
+            }
+            rmiStarted = true;
+            StartLine.log();
+            if (weaveLeftForRmi()) {
+                // Offered only now: a lean connection's calls go through the woven serialization classes.
+                Installation.leanFormatInstalled();
+            }
+        }
     }
 
     /**
@@ -186,7 +225,7 @@ final class RmiInstrumentation implements ClassFileTransformer {
      * class is left aside meanwhile, and from inside a class's transformation, where the JDK would
      * run no transformer for a retransformation this thread asks for (its agents' reentrancy
      * guard): a thread of its own asks, and this one waits, so that RMI runs no call before the
-     * lean format's hooks are in place.
+     * lean format's hooks are in place (that thread may make the weaver meanwhile: {@link #weaver}).
      */
     private boolean weaveLeftForRmi() {
         if (leftForRmi.isEmpty()) {

@@ -11,8 +11,10 @@ import io.fastrmi.testkit.ManagedJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,8 +28,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StartupIT {
 
     /** Loaded only once FastRMI's runtime starts, or Byte Buddy does. */
+    /** How many classes the agent weaves (RmiInstrumentation.TARGETS, not visible from here). */
+    private static final int WOVEN_CLASSES = 6;
+    private static final String BYTE_BUDDY = "io.fastrmi.agent.shaded.bytebuddy.";
     private static final List<String> RUNTIME = List.of("io.fastrmi.fastsockets.handshake.Installation ",
-            "io.fastrmi.fastsockets.transport.NativeTransports ", "io.fastrmi.agent.shaded.bytebuddy.");
+            "io.fastrmi.fastsockets.transport.NativeTransports ", BYTE_BUDDY);
 
     @ParameterizedTest(name = "JDK {0}, {1}")
     @CsvSource({"25, hello", "25, serialize", "17, hello", "17, serialize"})
@@ -83,16 +88,59 @@ class StartupIT {
         }
     }
 
+    /**
+     * A JVM whose JDK and agent a JVM before it wove for takes RMI's classes as that one left them in
+     * the user's folder and never loads Byte Buddy; its calls are still FastRMI's (fast, lean, and
+     * recorded by the advice). A damaged file there is only a miss: the next JVM weaves again.
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @CsvSource({"25", "17"})
+    void aJvmAfterTheFirstTakesTheWovenClassesFromTheUsersFolder(int feature) throws Exception {
+        Path tmp = ItSupport.directory("startup-" + feature + "-woven-cache");
+        assertTrue(!matching(lateRecording(feature, tmp, "first"), BYTE_BUDDY).isEmpty(), "the first JVM did not weave");
+        List<Path> kept;
+        try (Stream<Path> files = Files.walk(tmp)) {
+            kept = files.filter(f -> f.getFileName().toString().startsWith("woven-")).collect(Collectors.toList());
+        }
+        assertEquals(WOVEN_CLASSES, kept.size(), kept::toString);
+
+        assertEquals(List.of(), matching(lateRecording(feature, tmp, "second"), BYTE_BUDDY),
+                "a JVM after the first wove RMI's classes again");
+
+        for (Path file : kept) {
+            byte[] content = Files.readAllBytes(file);
+            Files.write(file, Arrays.copyOf(content, content.length / 2));
+        }
+        assertTrue(!matching(lateRecording(feature, tmp, "damaged"), BYTE_BUDDY).isEmpty(),
+                "damaged files were taken as woven classes");
+    }
+
+    /** {@link LateRecordingMain}'s life with its temporary files in {@code tmp}: the classes it loaded, after checking its calls. */
+    private static List<String> lateRecording(int feature, Path tmp, String name) throws Exception {
+        Path log = tmp.resolve(name + "-classes.log");
+        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name(name).agent(ItSupport.agentJar())
+                .jvmArgs("-Djava.io.tmpdir=" + tmp, "-Xlog:class+load=info:file=" + log + ":none")
+                .classpathOf(LateRecordingMain.class).main(LateRecordingMain.class).args(tmp.resolve(name + ".jfr").toString())
+                .start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
+            for (String line : List.of("HANDSHAKES 2", "CALLS 2", "LEAN_CALLS 2", "DONE")) {
+                assertTrue(jvm.output().contains(line), () -> name + ": no " + line + " in " + jvm.output());
+            }
+        }
+        return Files.readAllLines(log);
+    }
+
     private static List<String> matching(List<String> classes, String prefix) {
         return classes.stream().filter(c -> c.startsWith(prefix)).collect(Collectors.toList());
     }
 
     /** The classes a JVM with the agent loaded in its life, each as "NAME source: ..." from -Xlog:class+load. */
     private static List<String> classesLoaded(int feature, String life) throws Exception {
-        Path log = ItSupport.directory("startup-" + feature + "-" + life).resolve("classes.log");
-        Files.deleteIfExists(log);
+        // A folder of its own for the JVM's temporary files: no woven classes kept by an earlier JVM.
+        Path dir = ItSupport.directory("startup-" + feature + "-" + life);
+        Path log = dir.resolve("classes.log");
         try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name(life).agent(ItSupport.agentJar())
-                .jvmArgs("-Xlog:class+load=info:file=" + log + ":none")
+                .jvmArgs("-Djava.io.tmpdir=" + dir, "-Xlog:class+load=info:file=" + log + ":none")
                 .classpathOf(StartupMain.class).main(StartupMain.class).args(life).start()) {
             assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
             assertTrue(jvm.output().contains("DONE"), jvm.output()::toString);

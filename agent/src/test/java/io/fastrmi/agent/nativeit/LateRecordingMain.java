@@ -16,7 +16,7 @@ import jdk.jfr.consumer.RecordingFile;
  * JFR.start} would) and calls an object exported on another port, so over a new connection: prints
  * {@code JFR_BEFORE started} (whether JFR had started before the recording), {@code HANDSHAKES n}
  * (fast {@code fastrmi.Handshake} events recorded) and {@code CALLS n} ({@code fastrmi.RmiCall}
- * events of {@code echo}), then {@code DONE}. Usage: {@code LateRecordingMain RECORDING_FILE}.
+ * events of {@code echo}), {@code LEAN_CALLS n} (those in the lean format), then {@code DONE}. Usage: {@code LateRecordingMain RECORDING_FILE}.
  */
 public final class LateRecordingMain {
 
@@ -62,6 +62,8 @@ public final class LateRecordingMain {
                 && "fast".equals(e.getString("result"))).count());
         System.out.println("CALLS " + events.stream().filter(e -> e.getEventType().getName().equals("fastrmi.RmiCall")
                 && "echo".equals(e.getString("method"))).count());
+        System.out.println("LEAN_CALLS " + events.stream().filter(e -> e.getEventType().getName().equals("fastrmi.RmiCall")
+                && "echo".equals(e.getString("method")) && e.getBoolean("lean")).count());
         System.out.println("DONE");
         System.exit(0);
     }
