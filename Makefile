@@ -28,9 +28,11 @@
 #                 each other at once (io.fastrmi.netpipe.bench.mesh.Mesh: a star and an all-to-all, 8 threads per
 #                 host; throughput and lost calls) on the same transports (both skipped unless root)
 #   make apps     the applications SOR, ASP and TSP (io.fastrmi.netpipe.apps.AppRunner, measuring size): a
-#                 coordinator and 1, 2, 4, 8 worker JVMs, stock RMI and the agent on ucx:shm, on this host,
-#                 then 2 and 4 workers spread over network namespaces on tcp (root only); $(APPS_ROUNDS)
-#                 rounds; every result checked against the sequential one; table, JSON and speedup plot
+#                 coordinator and 1, 2, 4, 8 worker JVMs, stock RMI and the agent on ucx:shm, on this host
+#                 with every JVM recording JFR (which checks that each connection was fast) and again
+#                 without (as most jobs run), then 2 and 4 workers spread over network namespaces on tcp
+#                 (root only); $(APPS_ROUNDS) rounds; every result checked against the sequential one;
+#                 table, JSON and speedup plot
 #   make deps     install missing system packages (scripts/install-deps.sh)
 #   make clean
 #
@@ -167,6 +169,8 @@ jdk-rmi-tests: build
 apps: build
 	$(BUILD_JDK)/bin/java -cp netpipe-java/target/netpipe-java.jar io.fastrmi.netpipe.apps.AppRunner --agent $(AGENT_JAR) \
 	  --jdk $(BUILD_JDK) --size measure --rounds $(APPS_ROUNDS) --workers 1,2,4,8 --hosts local --transports ucx:shm
+	$(BUILD_JDK)/bin/java -cp netpipe-java/target/netpipe-java.jar io.fastrmi.netpipe.apps.AppRunner --agent $(AGENT_JAR) \
+	  --jdk $(BUILD_JDK) --size measure --rounds $(APPS_ROUNDS) --workers 1,2,4,8 --hosts local --transports ucx:shm --jfr off
 	$(BUILD_JDK)/bin/java -cp netpipe-java/target/netpipe-java.jar io.fastrmi.netpipe.apps.AppRunner --agent $(AGENT_JAR) \
 	  --jdk $(BUILD_JDK) --size measure --rounds $(APPS_ROUNDS) --workers 2,4 --hosts netns --transports tcp
 

@@ -37,21 +37,23 @@ import java.util.regex.Matcher;
  * and a speedup plot beside it. Exits 1 if a result was wrong or a run failed.
  *
  * <p>Usage: {@code AppRunner --agent JAR [--jdk HOME] [--apps sor,asp,tsp] [--workers 1,2,4,8]
- * [--size quick|measure] [--transports ucx:shm] [--rounds 1] [--hosts local|netns] [--results DIR]}.
+ * [--size quick|measure] [--transports ucx:shm] [--rounds 1] [--hosts local|netns] [--jfr on|off] [--results DIR]}.
+ * With {@code --jfr off} no JVM records (as most jobs run): the agent's JFR events then cost
+ * nothing, and nothing checks that its connections were fast, which the table says.
  * Transports default to {@code ucx:shm} on one host and {@code tcp} across namespaces (what the
  * agent picks there); a run's time is the median of its rounds.
  */
 public final class AppRunner {
 
     static final String USAGE = "usage: AppRunner --agent JAR [--jdk HOME] [--apps sor,asp,tsp] [--workers 1,2,4,8]"
-            + " [--size quick|measure] [--transports T,...] [--rounds N] [--hosts local|netns] [--results DIR]";
+            + " [--size quick|measure] [--transports T,...] [--rounds N] [--hosts local|netns] [--jfr on|off] [--results DIR]";
     private static final Duration LIMIT = Duration.ofMinutes(10);
     private static final int NAMESPACE_PORT = 47_001;
     private static final int MAX_HOSTS = 4;
 
     /** What the command line asked for. */
     record Options(Path agent, Jdk jdk, List<String> apps, List<Integer> workers, String size, List<String> transports,
-            int rounds, boolean namespaces, Path resultsDir) {
+            int rounds, boolean namespaces, boolean recorded, Path resultsDir) {
 
         static Options parse(String[] args) {
             Map<String, String> values = new LinkedHashMap<>();
@@ -61,7 +63,8 @@ public final class AppRunner {
                 }
                 values.put(args[i].substring(2), args[i + 1]);
             }
-            List<String> known = List.of("agent", "jdk", "apps", "workers", "size", "transports", "rounds", "hosts", "results");
+            List<String> known = List.of("agent", "jdk", "apps", "workers", "size", "transports", "rounds", "hosts", "jfr",
+                    "results");
             values.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
                 throw new IllegalArgumentException("no option --" + k);
             });
@@ -73,6 +76,10 @@ public final class AppRunner {
                 throw new IllegalArgumentException("--hosts is local or netns, not " + hosts);
             }
             boolean namespaces = hosts.equals("netns");
+            String jfr = values.getOrDefault("jfr", "on");
+            if (!jfr.equals("on") && !jfr.equals("off")) {
+                throw new IllegalArgumentException("--jfr is on or off, not " + jfr);
+            }
             List<String> apps = List.of(values.getOrDefault("apps", String.join(",", Apps.NAMES)).split(","));
             String size = values.getOrDefault("size", "quick");
             apps.forEach(app -> Apps.of(app, size)); // refuses an unknown name or size now, not after an hour
@@ -85,7 +92,7 @@ public final class AppRunner {
             Jdk jdk = Jdk.at(Path.of(home)).orElseThrow(() -> new IllegalArgumentException("not a JDK: " + home));
             return new Options(Path.of(values.get("agent")), jdk, apps, workers, size,
                     List.of(values.getOrDefault("transports", namespaces ? "tcp" : "ucx:shm").split(",")),
-                    Integer.parseInt(values.getOrDefault("rounds", "1")), namespaces,
+                    Integer.parseInt(values.getOrDefault("rounds", "1")), namespaces, jfr.equals("on"),
                     Path.of(values.getOrDefault("results", "results")));
         }
     }
@@ -192,7 +199,9 @@ public final class AppRunner {
             int port = net == null ? freePort() : NAMESPACE_PORT;
             String coordinatorAddress = net == null ? "127.0.0.1" : net.address(hostNames.get(0));
             Path coordinatorJfr = work.resolve(tag + "-coordinator.jfr");
-            recordings.add(coordinatorJfr);
+            if (options.recorded()) {
+                recordings.add(coordinatorJfr);
+            }
             ManagedJvm coordinator = place(launcher(options, column, config, coordinatorJfr, jfc, tag + "-coordinator"),
                     net, hostNames.get(0)).classpathOf(AppCoordinator.class).main(AppCoordinator.class)
                     .args(app, options.size(), String.valueOf(workers), String.valueOf(port)).start();
@@ -200,7 +209,9 @@ public final class AppRunner {
             coordinator.awaitLine(AppCoordinator.READY, Duration.ofSeconds(60));
             for (int w = 0; w < workers; w++) {
                 Path jfr = work.resolve(tag + "-worker" + w + ".jfr");
-                recordings.add(jfr);
+                if (options.recorded()) {
+                    recordings.add(jfr);
+                }
                 jvms.add(place(launcher(options, column, config, jfr, jfc, tag + "-worker" + w), net,
                         hostNames.get(w % hostCount)).classpathOf(AppWorker.class).main(AppWorker.class)
                         .args(coordinatorAddress, String.valueOf(port), app, options.size()).start());
@@ -221,7 +232,7 @@ public final class AppRunner {
             }
             // Workers exit as they finish, while others may still connect to them (DGC): a plain
             // connection to a worker going away is not a fallback.
-            String notFast = column.withAgent() ? HandshakeCheck.problem(column.transport(), recordings, true)
+            String notFast = column.withAgent() && options.recorded() ? HandshakeCheck.problem(column.transport(), recordings, true)
                     .map(why -> "not all fast on " + column.transport() + ": " + why).orElse(null) : null;
             Matcher m = result.get();
             return new Outcome(Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)), Long.parseLong(m.group(6)),
@@ -238,9 +249,12 @@ public final class AppRunner {
     }
 
     private static JvmLauncher launcher(Options options, Column column, Path config, Path jfr, Path jfc, String name) {
-        // Stock JVMs record too, so that both columns pay the same (small) JFR cost.
-        JvmLauncher jvm = JvmLauncher.on(options.jdk()).name(name).timeLimit(LIMIT)
-                .jvmArgs("-XX:StartFlightRecording=dumponexit=true,filename=" + jfr + ",settings=" + jfc);
+        JvmLauncher jvm = JvmLauncher.on(options.jdk()).name(name).timeLimit(LIMIT);
+        if (options.recorded()) {
+            // Stock JVMs record too, so that both columns pay JFR's own cost; the agent's JVMs also
+            // pay for registering its event classes (about 100 ms of CPU each).
+            jvm.jvmArgs("-XX:StartFlightRecording=dumponexit=true,filename=" + jfr + ",settings=" + jfc);
+        }
         if (!column.withAgent()) {
             return jvm;
         }
@@ -269,6 +283,7 @@ public final class AppRunner {
         document.put("hosts", options.namespaces() ? "netns" : "local");
         document.put("size", options.size());
         document.put("rounds", options.rounds());
+        document.put("jfr", options.recorded());
         document.put("processors", Runtime.getRuntime().availableProcessors());
         document.put("columns", columns.stream().map(Column::name).toList());
         document.put("results", results);

@@ -22,6 +22,8 @@ final class AppTable {
                 options.size(), Runtime.getRuntime().availableProcessors(), options.rounds());
         System.out.println("each cell: time in ms, speedup over the column's own 1-worker run, share of the workers'"
                 + " time in communication; gain = stock's time / the column's");
+        System.out.println(options.recorded() ? "every JVM recorded JFR; * marks an agent run not all of whose connections were fast"
+                : "no JVM recorded JFR (--jfr off): whether the agent's connections were fast was not checked");
         for (Map.Entry<String, Map<Integer, Map<String, AppRunner.Outcome>>> app : results.entrySet()) {
             StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%n%-4s %-8s", app.getKey().toUpperCase(Locale.ROOT), "workers"));
             for (Column column : columns) {
