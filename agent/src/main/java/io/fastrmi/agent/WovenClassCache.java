@@ -15,6 +15,7 @@ import java.util.Enumeration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.jar.JarFile;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 
 /**
@@ -102,7 +103,7 @@ final class WovenClassCache {
 
     /** The woven bytes kept for {@code className} woven from {@code original} by this weaver; null when none are. */
     byte[] find(String className, byte[] original) {
-        Path file = file(className);
+        Path file = file(className, original);
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
@@ -148,7 +149,7 @@ final class WovenClassCache {
     /** Keeps {@code woven}, made from {@code original}, for the JVMs after this one; false when it cannot be written. */
     boolean keep(String className, byte[] original, byte[] woven) {
         try {
-            AtomicFiles.write(file(className), content(identity, original, woven), "woven-");
+            AtomicFiles.write(file(className, original), content(identity, original, woven), "woven-");
             return true;
         } catch (IOException | RuntimeException e) {
             return false; // this JVM has its classes; the next weaves them again
@@ -168,9 +169,15 @@ final class WovenClassCache {
         return bytes.toByteArray();
     }
 
-    /** One file per class and weaver: JVMs of two agent versions on one host do not take turns rewriting it. */
-    Path file(String className) {
+    /**
+     * One file per class, weaver and original bytes: JVMs of two agent versions on one host do not
+     * take turns rewriting it, nor do a JVM that loads the class and one that retransforms it (the
+     * JVM hands a retransformation bytes it rebuilt, which differ from the class file's).
+     */
+    Path file(String className, byte[] original) {
+        CRC32 crc = new CRC32();
+        crc.update(original);
         return directory.resolve("woven-" + className.replace('/', '.') + "-" + Integer.toHexString(identity.hashCode())
-                + ".class-cache");
+                + "-" + Long.toHexString(crc.getValue()) + ".class-cache");
     }
 }

@@ -49,6 +49,21 @@ class WovenClassCacheTest {
         }
     }
 
+    /** A class as loaded and as a retransformation rebuilds it: both kept, neither rewriting the other. */
+    @Test
+    void twoOriginalsOfOneClassAreKeptApart() throws IOException {
+        WovenClassCache cache = new WovenClassCache(dir, "weaver one");
+        byte[] rebuilt = "the JDK's class, rebuilt".getBytes(StandardCharsets.UTF_8);
+        byte[] wovenFromRebuilt = "woven from the rebuilt bytes".getBytes(StandardCharsets.UTF_8);
+        assertTrue(cache.keep(CLASS, ORIGINAL, WOVEN));
+        assertTrue(cache.keep(CLASS, rebuilt, wovenFromRebuilt));
+        assertArrayEquals(WOVEN, cache.find(CLASS, ORIGINAL));
+        assertArrayEquals(wovenFromRebuilt, cache.find(CLASS, rebuilt));
+        try (var files = Files.list(dir)) {
+            assertEquals(2, files.count());
+        }
+    }
+
     @Test
     void twoWeaversKeepTheirClassesApart() {
         WovenClassCache one = new WovenClassCache(dir, "weaver one");
@@ -83,7 +98,7 @@ class WovenClassCacheTest {
                 assertArrayEquals(Arrays.copyOfRange(damaged, wovenAt, damaged.length), woven);
             }
         }
-        Path file = new WovenClassCache(dir, "weaver one").file(CLASS);
+        Path file = new WovenClassCache(dir, "weaver one").file(CLASS, ORIGINAL);
         Files.write(file, new byte[] {1, 2, 3});
         assertNull(new WovenClassCache(dir, "weaver one").find(CLASS, ORIGINAL), "garbage in the file");
     }
