@@ -251,8 +251,8 @@ public final class AppRunner {
     private static JvmLauncher launcher(Options options, Column column, Path config, Path jfr, Path jfc, String name) {
         JvmLauncher jvm = JvmLauncher.on(options.jdk()).name(name).timeLimit(LIMIT);
         if (options.recorded()) {
-            // Stock JVMs record too, so that both columns pay JFR's own cost; the agent's JVMs also
-            // pay for registering its event classes (about 100 ms of CPU each).
+            // Stock JVMs record too, so that both columns pay JFR's own cost (the agent's JVMs pay
+            // more: docs/benchmarks.md, the applications).
             jvm.jvmArgs("-XX:StartFlightRecording=dumponexit=true,filename=" + jfr + ",settings=" + jfc);
         }
         if (!column.withAgent()) {
