@@ -94,14 +94,12 @@ check_jdk22() {
 	return 0
 }
 
-# Prints the home of a JDK 21 runtime under $JVM_DIR (a release file saying 21 and bin/java), or nothing.
+# Prints the home of a Java 21 runtime under $JVM_DIR, or nothing.
 find_runtime21() {
-	local dir line
+	local dir
 	for dir in "$JVM_DIR"/*/; do
 		dir=${dir%/}
-		[[ -r $dir/release && -x $dir/bin/java ]] || continue
-		line=$(grep -m1 '^JAVA_VERSION=' "$dir/release" 2>/dev/null) || continue
-		if [[ $line == 'JAVA_VERSION="21'* ]]; then
+		if [[ -x $dir/bin/java && $(release_major "$dir") == 21 ]]; then
 			printf '%s\n' "$dir"
 			return 0
 		fi

@@ -7,11 +7,11 @@
 #                                   nothing, if there is none.
 JVM_DIR=${FASTRMI_JVM_DIR:-/usr/lib/jvm}
 
-# Major version of the JDK at $1 (a directory with a release file and bin/javac), or nothing.
+# Major version that the release file of the Java home $1 names, or nothing.
 # JAVA_VERSION="17.0.15" -> 17, "25" -> 25, "1.8.0_402" -> 8.
-jdk_major() {
+release_major() {
 	local dir=$1 line version major
-	[[ -r $dir/release && -x $dir/bin/javac ]] || return 0
+	[[ -r $dir/release ]] || return 0
 	line=$(grep -m1 '^JAVA_VERSION=' "$dir/release" 2>/dev/null) || return 0
 	version=${line#JAVA_VERSION=}
 	version=${version//\"/}
@@ -22,6 +22,12 @@ jdk_major() {
 	fi
 	[[ $major =~ ^[0-9]+$ ]] && printf '%s\n' "$major"
 	return 0
+}
+
+# Major version of the JDK at $1 (a release file and bin/javac: one that can build), or nothing.
+jdk_major() {
+	[[ -x $1/bin/javac ]] || return 0
+	release_major "$1"
 }
 
 # Prints the JDK home for MIN <= major <= MAX: JAVA_HOME if it fits, else the newest under $JVM_DIR.

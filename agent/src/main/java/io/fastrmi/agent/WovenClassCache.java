@@ -15,7 +15,6 @@ import java.util.Enumeration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.jar.JarFile;
-import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 
 /**
@@ -175,9 +174,7 @@ final class WovenClassCache {
      * JVM hands a retransformation bytes it rebuilt, which differ from the class file's).
      */
     Path file(String className, byte[] original) {
-        CRC32 crc = new CRC32();
-        crc.update(original);
         return directory.resolve("woven-" + className.replace('/', '.') + "-" + Integer.toHexString(identity.hashCode())
-                + "-" + Long.toHexString(crc.getValue()) + ".class-cache");
+                + "-" + Long.toHexString(BootstrapJar.crc32(original)) + ".class-cache");
     }
 }

@@ -83,20 +83,19 @@ public final class RmiStartCost {
         for (Jdk jdk : jdks) {
             double[][] stock = new double[2][runs];
             double[][] withAgent = new double[2][runs];
-            double[][] first = new double[2][runs];
+            double[] first = new double[runs];
             for (int i = 0; i < runs; i++) {
                 long[] s = cpuMillis(jdk, null, config, idleMillis, false);
                 long[] a = cpuMillis(jdk, agent, config, idleMillis, false);
-                long[] f = cpuMillis(jdk, agent, config, idleMillis, true);
+                first[i] = cpuMillis(jdk, agent, config, idleMillis, true)[0];
                 for (int k = 0; k < 2; k++) {
                     stock[k][i] = s[k];
                     withAgent[k][i] = a[k];
-                    first[k][i] = f[k];
                 }
             }
             double[] s = {StartupCost.median(stock[0]), StartupCost.median(stock[1])};
             double[] a = {StartupCost.median(withAgent[0]), StartupCost.median(withAgent[1])};
-            double f = StartupCost.median(first[0]);
+            double f = StartupCost.median(first);
             System.out.printf(Locale.ROOT, "%-14s %14.0f %14.0f %8.0f %14.0f %8.0f %20.0f %20.0f %8.0f%n", jdk.version(), s[0],
                     a[0], a[0] - s[0], f, f - s[0], s[1], a[1], a[1] - s[1]);
         }
