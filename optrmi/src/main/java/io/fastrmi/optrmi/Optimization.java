@@ -9,7 +9,8 @@ import java.util.StringJoiner;
 /**
  * The lean wire format's optimizations, each with the name the config file uses and its bit in the
  * handshake record. The one list of them: the config, the handshake and the negotiation all use it.
- * A bit is never reused: peers of other versions read it.
+ * A bit is never reused: peers of other versions read it. Bit 31 is the handshake's own (an
+ * acknowledgement it negotiates alongside), never an optimization's.
  */
 public enum Optimization {
     CLASS_TABLE("class-table", 0),

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.agent.nativeit.GreetingMain;
 import io.fastrmi.agent.nativeit.SocketSemanticsMain;
+import io.fastrmi.config.TransportName;
+import io.fastrmi.fastsockets.handshake.Handshake;
+import io.fastrmi.fastsockets.handshake.Installation;
+import io.fastrmi.fastsockets.handshake.Jrmp;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
@@ -20,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -57,6 +62,22 @@ class JvmScopeIT {
             // closeBeforeUse: the server read the end of that stream, not an error
             assertEquals(1, server.output().stream().filter(l -> l.startsWith("EOF ")).count(), () -> String.join("\n", server.output()));
             assertTrue(server.output().stream().noneMatch(l -> l.startsWith("HANDLER ")), () -> String.join("\n", server.output()));
+        }
+    }
+
+    /**
+     * The orders of events that two JVMs race through, forced with both ends in one JVM: a client
+     * that closes unused after the listener answered is the end of the stream there, and a first
+     * byte of data that equals the unused signal is data.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tcp", "ucx:shm"})
+    void aClientThatClosesAfterTheAnswerIsTheEndOfTheStream(String transport) throws Exception {
+        Path config = jvmScopeConfig(ItSupport.directory("jvm-both-ends-" + transport), transport);
+        try (ManagedJvm jvm = semantics(withAgent(config)).name("both-ends").args("both-jvm").start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("both-ends").getMessage());
+            assertEquals(SocketSemanticsMain.BOTH_ENDS_SCENARIOS.stream().map(s -> "PASS " + s).toList(),
+                    jvm.output().stream().filter(l -> l.startsWith("PASS ")).toList(), () -> String.join("\n", jvm.output()));
         }
     }
 
@@ -112,15 +133,7 @@ class JvmScopeIT {
         UnaryOperator<JvmLauncher> agent = withAgent(config);
         try (ManagedJvm server = semantics(agent).name("server").args("server-jvm").start()) {
             int port = Integer.parseInt(server.awaitLine(READY, Duration.ofSeconds(60)).group(1));
-            Path listeners = Path.of(System.getProperty("java.io.tmpdir"), "fastrmi-" + System.getProperty("user.name"),
-                    "listeners", "net-" + Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString().replaceAll("[^0-9]", ""));
-            assertTrue(Files.exists(listeners.resolve("listen-" + port)), "the listener registered itself in " + listeners);
-            try (Socket socket = new Socket()) {
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                ProcessHandle self = ProcessHandle.current();
-                Files.writeString(listeners.resolve("connect-" + port + "-" + socket.getLocalPort()),
-                        self.pid() + " " + self.info().startInstant().orElseThrow().toEpochMilli());
-                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            try (Socket socket = announcedConnection(port)) {
                 socket.getOutputStream().write("HELO there, not an offer\n".getBytes(StandardCharsets.US_ASCII));
                 socket.setSoTimeout(30_000);
                 try {
@@ -135,6 +148,53 @@ class JvmScopeIT {
                 assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
             }
         }
+    }
+
+    /**
+     * A client that offers the acknowledgement of a socket answer and then sends another byte in its
+     * place: that connection fails with an error that names the byte, and the listener goes on.
+     */
+    @Test
+    void aByteInPlaceOfTheAcknowledgementClosesOnlyItsConnection() throws Exception {
+        Path config = jvmScopeConfig(ItSupport.directory("jvm-bad-acknowledgement"), "tcp");
+        UnaryOperator<JvmLauncher> agent = withAgent(config);
+        try (ManagedJvm server = semantics(agent).name("server").args("server-jvm").start()) {
+            int port = Integer.parseInt(server.awaitLine(READY, Duration.ofSeconds(60)).group(1));
+            try (Socket socket = announcedConnection(port)) {
+                Handshake.Offer offer = new Handshake.Offer(Installation.fingerprint(), Set.of(),
+                        List.of(new Handshake.Transport(TransportName.TCP, ""))).acknowledgingSocketAnswer();
+                Handshake.writeOffer(socket.getOutputStream(), offer);
+                socket.setSoTimeout(30_000);
+                assertEquals(Jrmp.PROTOCOL_FASTRMI, socket.getInputStream().read());
+                Handshake.Answer answer = Handshake.readAnswerBody(socket.getInputStream());
+                assertTrue(answer.awaitsAcknowledgement(), answer::toString);
+                socket.getOutputStream().write(new byte[] {'X', (byte) SocketSemanticsMain.ECHO});
+                try {
+                    assertEquals(-1, socket.getInputStream().read(), "the listener closed that connection");
+                } catch (SocketException reset) {
+                    // or reset it: closed either way
+                }
+            }
+            String failure = server.awaitLine(Pattern.compile("^HANDLER .*"), Duration.ofSeconds(30)).group();
+            assertTrue(failure.contains("byte 0x58") && failure.contains("acknowledgement of the answer (0x06) was due"), failure);
+            try (ManagedJvm client = semantics(agent).name("client").args("client-jvm", "tcp", Integer.toString(port)).start()) {
+                assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
+            }
+        }
+    }
+
+    /** A connection to a listener of this host with the marker that says an offer follows, written by hand. */
+    private static Socket announcedConnection(int port) throws IOException {
+        Path listeners = Path.of(System.getProperty("java.io.tmpdir"), "fastrmi-" + System.getProperty("user.name"),
+                "listeners", "net-" + Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString().replaceAll("[^0-9]", ""));
+        assertTrue(Files.exists(listeners.resolve("listen-" + port)), "the listener registered itself in " + listeners);
+        Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        ProcessHandle self = ProcessHandle.current();
+        Files.writeString(listeners.resolve("connect-" + port + "-" + socket.getLocalPort()),
+                self.pid() + " " + self.info().startInstant().orElseThrow().toEpochMilli());
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return socket;
     }
 
     /** RMI's connections under scope = jvm negotiate once, as RMI's, and run on the native transport. */

@@ -28,12 +28,14 @@ import java.util.concurrent.TimeUnit;
  * per connection, {@code EOF transport} for one that ended before its command, {@code HANDLER error}
  * for one that failed) or {@code client TRANSPORT PORT [HOST]} (prints {@code PASS scenario} for each
  * scenario, the last of which kills the server; HOST defaults to 127.0.0.1). {@code server-jvm} and
- * {@code client-jvm} do the same with java.net's own sockets, for scope = jvm.
+ * {@code client-jvm} do the same with java.net's own sockets, for scope = jvm. {@code both-jvm} runs
+ * {@link BothEnds}'s scenarios, each end of each connection in this one JVM, in an order no two JVMs
+ * could force.
  */
 public final class SocketSemanticsMain {
 
     /** Echo until the end of the stream, then end ours. */
-    static final int ECHO = 'E';
+    public static final int ECHO = 'E';
     /** Close at once. */
     static final int CLOSE = 'C';
     /** Count bytes to the end of the stream, answer the count, close. */
@@ -43,6 +45,9 @@ public final class SocketSemanticsMain {
 
     public static final List<String> SCENARIOS = List.of("closeBeforeUse", "echo", "timeout", "available", "shutdownOutput",
             "shutdownInput", "closeUnblocksReader", "peerCloseIsEof", "manyThreadsManySockets", "peerDeathIsAnException");
+
+    public static final List<String> BOTH_ENDS_SCENARIOS = List.of("closedAfterTheAnswer", "firstByteIsTheUnusedSignal",
+            "halfClosedAfterTheAnswer");
 
     /** Connections opened at once by manyThreadsManySockets. */
     static final int CONNECTIONS = 64;
@@ -61,7 +66,9 @@ public final class SocketSemanticsMain {
             Class.forName("sun.rmi.transport.tcp.TCPEndpoint");
             factory = FastRmiSocketFactory.choose(RMISocketFactory.getDefaultSocketFactory());
         }
-        if (args[0].startsWith("server")) {
+        if (args[0].equals("both-jvm")) {
+            BothEnds.runAll();
+        } else if (args[0].startsWith("server")) {
             serve(factory);
         } else {
             new Client(factory, args[1], args.length > 3 ? args[3] : "127.0.0.1", Integer.parseInt(args[2])).runAll();
@@ -347,6 +354,92 @@ public final class SocketSemanticsMain {
             if (!condition) {
                 throw new IllegalStateException(failure);
             }
+        }
+    }
+
+    /**
+     * Both ends of each connection in this JVM under scope = jvm, so that the listener answers the
+     * offer before the client does anything more: the order the lazy negotiation makes a race of
+     * between two JVMs.
+     */
+    static final class BothEnds {
+        static void runAll() throws Exception {
+            for (String scenario : BOTH_ENDS_SCENARIOS) {
+                BothEnds.class.getDeclaredMethod(scenario).invoke(null);
+                System.out.println("PASS " + scenario);
+            }
+        }
+
+        /**
+         * The client closes unused after the listener answered: the listener reads the end of the
+         * stream, not the signal a client closing unused sends (under a socket answer it was read
+         * as the connection's first byte of data).
+         */
+        static void closedAfterTheAnswer() throws Exception {
+            try (ServerSocket listener = new ServerSocket(0)) {
+                Socket client = new Socket(listener.getInetAddress(), listener.getLocalPort());
+                try (Socket accepted = listener.accept()) {
+                    answer(accepted);
+                    client.close();
+                    accepted.setSoTimeout(30_000);
+                    int first = accepted.getInputStream().read();
+                    Client.check(first == -1, "the listener read " + first + ", not the end of a stream closed unused ("
+                            + transportOf(accepted) + ")");
+                }
+            }
+        }
+
+        /** A client whose first byte of data is the value of that signal: the listener reads it as data. */
+        static void firstByteIsTheUnusedSignal() throws Exception {
+            try (ServerSocket listener = new ServerSocket(0)) {
+                Socket client = new Socket(listener.getInetAddress(), listener.getLocalPort());
+                try (Socket accepted = listener.accept()) {
+                    answer(accepted);
+                    Client.send(client, new byte[] {0x55, 7});
+                    client.close();
+                    accepted.setSoTimeout(30_000);
+                    InputStream in = accepted.getInputStream();
+                    int first = in.read();
+                    int second = in.read();
+                    int end = in.read();
+                    Client.check(first == 0x55 && second == 7 && end == -1, "the listener read " + first + ", " + second
+                            + ", " + end + ", not 85, 7, -1 (" + transportOf(accepted) + ")");
+                }
+            }
+        }
+
+        /** The client reads, then shuts its output without writing: the listener reads the end at once. */
+        static void halfClosedAfterTheAnswer() throws Exception {
+            try (ServerSocket listener = new ServerSocket(0)) {
+                try (Socket client = new Socket(listener.getInetAddress(), listener.getLocalPort());
+                        Socket accepted = listener.accept()) {
+                    answer(accepted);
+                    // Read on another thread: a native stream's first write waits for the reader's end to open.
+                    ExecutorService executor = Executors.newSingleThreadExecutor();
+                    try {
+                        Future<Integer> read = executor.submit(() -> client.getInputStream().read());
+                        accepted.getOutputStream().write('G');
+                        Client.check(read.get(30, TimeUnit.SECONDS) == 'G', "the client did not read the listener's byte");
+                    } finally {
+                        executor.shutdownNow();
+                    }
+                    client.shutdownOutput();
+                    accepted.setSoTimeout(30_000);
+                    int first = accepted.getInputStream().read();
+                    Client.check(first == -1, "the listener read " + first + ", not the end of a half-closed stream");
+                }
+            }
+        }
+
+        /** The listener negotiates (available() runs it once the offer is there) and answers. */
+        private static void answer(Socket accepted) throws Exception {
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (transportOf(accepted).equals("pending") && System.nanoTime() < giveUp) {
+                accepted.getInputStream().available();
+                Thread.sleep(1);
+            }
+            Client.check(!transportOf(accepted).equals("pending") && !transportOf(accepted).equals("none"),
+                    "the listener did not negotiate: " + transportOf(accepted));
         }
     }
 

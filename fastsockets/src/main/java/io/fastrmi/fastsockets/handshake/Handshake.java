@@ -26,16 +26,20 @@ import java.util.Set;
  *   "JRMI" u16 2  u8 0x46  u16 length  body[length]
  *   body: u8 recordVersion (1)
  *         utf java.specification.version  utf java.vm.name  utf java.vm.version  u8 byteOrder (0 big, 1 little)
- *         u32 optimizations (bit set, {@link Optimization#bit})
+ *         u32 optimizations (bit set, {@link Optimization#bit}; bit 31: {@link Offer#acknowledgesSocketAnswer})
  *         u8 transportCount, then per transport: utf name ("tcp", "ofi:shm", ...)  utf address
  * answer (server to client):
  *   u8 0x46  u16 length  body[length]
  *   body: u8 recordVersion (1)  u8 result (0 plain, 1 fast)  utf reason
  *         utf specVersion  utf vmName  utf vmVersion  u8 byteOrder   (the server's fingerprint)
- *         u32 optimizations accepted  utf transport chosen  utf its address
+ *         u32 optimizations accepted (bit 31: {@link Answer#awaitsAcknowledgement})  utf transport chosen  utf its address
  * </pre>
  *
- * A standard RMI server answers the offer with 0x4f (ProtocolNack) and closes. After a FastRMI answer
+ * Under scope = jvm a client negotiates at its socket's first use, so it may close unused before it
+ * has read the answer: it then sends {@code NativeConnection.UNUSED}. An answer that keeps the bytes
+ * on the socket and awaits an acknowledgement is followed, before the client's first byte of data,
+ * by {@link #SOCKET_ANSWER_READ}, which tells the two apart (an old peer sets no bit 31 and sends no
+ * acknowledgement). A standard RMI server answers the offer with 0x4f (ProtocolNack) and closes. After a FastRMI answer
  * RMI's own protocol (opening, calls) runs on the chosen transport. A body is at most
  * {@value #MAX_RECORD_LENGTH} bytes; anything else malformed is a {@link HandshakeException}.
  */
@@ -44,6 +48,10 @@ public final class Handshake {
     public static final int RECORD_VERSION = 1;
     public static final int MAX_RECORD_LENGTH = 4096;
     static final int MAX_TRANSPORTS = 16;
+    /** The client's acknowledgement of an answer that {@link Answer#awaitsAcknowledgement}: it read it, data follows. */
+    public static final int SOCKET_ANSWER_READ = 0x06;
+    /** Bit 31 of the optimization set, which {@link Optimization} never takes: the acknowledgement offered, or awaited. */
+    static final int ACKNOWLEDGEMENT_BIT = 1 << 31;
 
     private Handshake() {
     }
@@ -52,17 +60,49 @@ public final class Handshake {
     public record Transport(TransportName name, String address) {
     }
 
-    public record Offer(JvmFingerprint fingerprint, Set<Optimization> optimizations, List<Transport> transports) {
+    /**
+     * {@code acknowledgesSocketAnswer}: the client will acknowledge an answer that keeps the bytes on
+     * the socket, if the answer awaits it (scope = jvm's clients, which may close before reading it).
+     */
+    public record Offer(JvmFingerprint fingerprint, Set<Optimization> optimizations, List<Transport> transports,
+            boolean acknowledgesSocketAnswer) {
         public Offer {
             optimizations = Set.copyOf(optimizations);
             transports = List.copyOf(transports);
         }
+
+        public Offer(JvmFingerprint fingerprint, Set<Optimization> optimizations, List<Transport> transports) {
+            this(fingerprint, optimizations, transports, false);
+        }
+
+        /** This offer, with the acknowledgement of a socket answer offered. */
+        public Offer acknowledgingSocketAnswer() {
+            return new Offer(fingerprint, optimizations, transports, true);
+        }
     }
 
+    /**
+     * {@code awaitsAcknowledgement}: the server reads {@link #SOCKET_ANSWER_READ} (or the client's
+     * unused signal, or the end) before the client's first byte of data.
+     */
     public record Answer(boolean fast, String reason, JvmFingerprint fingerprint, Set<Optimization> optimizations,
-            Transport transport) {
+            Transport transport, boolean awaitsAcknowledgement) {
         public Answer {
             optimizations = Set.copyOf(optimizations);
+        }
+
+        public Answer(boolean fast, String reason, JvmFingerprint fingerprint, Set<Optimization> optimizations,
+                Transport transport) {
+            this(fast, reason, fingerprint, optimizations, transport, false);
+        }
+
+        /**
+         * This answer as sent to {@code offer}: awaiting the acknowledgement where the client offered
+         * it and the bytes stay on the socket (a native stream's end is signalled on its control connection).
+         */
+        public Answer acknowledgedAsOffered(Offer offer) {
+            boolean awaits = offer.acknowledgesSocketAnswer() && !transport.name().isNative();
+            return new Answer(fast, reason, fingerprint, optimizations, transport, awaits);
         }
     }
 
@@ -71,7 +111,7 @@ public final class Handshake {
         DataOutputStream b = new DataOutputStream(body);
         b.writeByte(RECORD_VERSION);
         writeFingerprint(b, offer.fingerprint());
-        b.writeInt(Optimization.bits(offer.optimizations()));
+        b.writeInt(Optimization.bits(offer.optimizations()) | (offer.acknowledgesSocketAnswer() ? ACKNOWLEDGEMENT_BIT : 0));
         if (offer.transports().size() > MAX_TRANSPORTS) {
             throw new IllegalArgumentException("at most " + MAX_TRANSPORTS + " transports");
         }
@@ -117,7 +157,8 @@ public final class Handshake {
         try {
             checkVersion(b.readUnsignedByte(), "offer");
             JvmFingerprint fingerprint = readFingerprint(b);
-            Set<Optimization> optimizations = Optimization.fromBits(b.readInt());
+            int bits = b.readInt();
+            Set<Optimization> optimizations = Optimization.fromBits(bits);
             int count = b.readUnsignedByte();
             if (count > MAX_TRANSPORTS) {
                 throw new HandshakeException("handshake offer lists " + count + " transports; at most " + MAX_TRANSPORTS);
@@ -130,7 +171,7 @@ public final class Handshake {
                 TransportName.tryParse(name).ifPresent(t -> transports.add(new Transport(t, address)));
             }
             expectEnd(b, "offer");
-            return new Offer(fingerprint, optimizations, transports);
+            return new Offer(fingerprint, optimizations, transports, (bits & ACKNOWLEDGEMENT_BIT) != 0);
         } catch (EOFException | UTFDataFormatException e) {
             throw malformed("offer", e);
         }
@@ -143,7 +184,7 @@ public final class Handshake {
         b.writeByte(answer.fast() ? 1 : 0);
         b.writeUTF(answer.reason());
         writeFingerprint(b, answer.fingerprint());
-        b.writeInt(Optimization.bits(answer.optimizations()));
+        b.writeInt(Optimization.bits(answer.optimizations()) | (answer.awaitsAcknowledgement() ? ACKNOWLEDGEMENT_BIT : 0));
         b.writeUTF(answer.transport().name().toString());
         b.writeUTF(answer.transport().address());
         ByteArrayOutputStream record = new ByteArrayOutputStream(body.size() + 3);
@@ -162,13 +203,14 @@ public final class Handshake {
             }
             String reason = b.readUTF();
             JvmFingerprint fingerprint = readFingerprint(b);
-            Set<Optimization> optimizations = Optimization.fromBits(b.readInt());
+            int bits = b.readInt();
+            Set<Optimization> optimizations = Optimization.fromBits(bits);
             String name = b.readUTF();
             Transport transport = new Transport(TransportName.tryParse(name).orElseThrow(() -> new HandshakeException(
                     "handshake answer chose transport '" + name + "', which is none (expected " + TransportName.GRAMMAR + ")")),
                     b.readUTF());
             expectEnd(b, "answer");
-            return new Answer(result == 1, reason, fingerprint, optimizations, transport);
+            return new Answer(result == 1, reason, fingerprint, optimizations, transport, (bits & ACKNOWLEDGEMENT_BIT) != 0);
         } catch (EOFException | UTFDataFormatException e) {
             throw malformed("answer", e);
         }

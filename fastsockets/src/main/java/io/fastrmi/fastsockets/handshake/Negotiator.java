@@ -150,9 +150,10 @@ public final class Negotiator {
         ControlConnection control = connection.control();
         ServerPairing pairing = ServerPairing.pair(offer, decision.decide(offer, policy, Installation.fingerprint(),
                 offered -> PeerEndpoints.usable(offered, control)), control);
-        Handshake.writeAnswer(connection.rawOutput(), pairing.answer());
-        connection.negotiated(pairing.answer(), pairing.open());
-        record(pairing.answer());
+        Handshake.Answer answer = pairing.answer().acknowledgedAsOffered(offer);
+        Handshake.writeAnswer(connection.rawOutput(), answer);
+        connection.negotiated(answer, pairing.open());
+        record(answer);
     }
 
     /** The negotiation ended plain without a failure (a standard server, a connection closed unused). */

@@ -46,7 +46,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * connection that says so in one of these two ways, so no other client and no other server ever
  * meets FastRMI's bytes. Both ends negotiate lazily, at the connection's first read, write,
  * half-close or {@code available()}: accept and connect never wait for the peer, and a server that
- * speaks first reads the offer (already sent) before its first write. Every other connection is the
+ * speaks first reads the offer (already sent) before its first write. So a client may close before it
+ * has read the answer; it then sends {@link NativeConnection#UNUSED}, and where the answer keeps the
+ * bytes on the socket, the client's first write carries {@link Handshake#SOCKET_ANSWER_READ} before
+ * its data, so that the listener never takes the one for the other. Every other connection is the
  * JDK's own, untouched.
  */
 final class JvmSocketImpl extends SocketImpl {
@@ -78,6 +81,14 @@ final class JvmSocketImpl extends SocketImpl {
     private volatile OutputStream tcpOutput;
     private final InputStream input = new Input();
     private final OutputStream output = new Output();
+    /** Guards the acknowledgement of a socket answer, which one write sends and one read takes. */
+    private final Object acknowledgement = new Object();
+    /** Client: its first write sends the acknowledgement the answer awaits. */
+    private volatile boolean acknowledgementToSend;
+    /** Listener: its first read takes the client's acknowledgement (or its unused signal, or the end). */
+    private volatile boolean acknowledgementToRead;
+    /** Listener: the client closed unused, or ended its stream before any data: every read is the end. */
+    private volatile boolean endedBeforeData;
 
     JvmSocketImpl(SocketImpl platform, LocalListeners listeners) {
         this.platform = platform;
@@ -123,7 +134,7 @@ final class JvmSocketImpl extends SocketImpl {
             return;
         }
         localStreamId = NativeTransports.nextStreamId();
-        offer = ClientHandshake.offer(policy, Installation.fingerprint(), localStreamId, target);
+        offer = ClientHandshake.offer(policy, Installation.fingerprint(), localStreamId, target).acknowledgingSocketAnswer();
         try {
             PlatformSockets.connect(platform, address, timeout);
         } catch (IOException e) {
@@ -272,7 +283,7 @@ final class JvmSocketImpl extends SocketImpl {
         } catch (SocketTimeoutException e) {
             throw e;
         } catch (IOException e) {
-            throw negotiator.failed(e);
+            throw closed ? closedMeanwhile() : negotiator.failed(e);
         }
     }
 
@@ -293,7 +304,54 @@ final class JvmSocketImpl extends SocketImpl {
             }
             negotiator.answer(offer, Installation.policyFor(PlatformSockets.address(platform)), Negotiation::answerForBytes);
         } catch (IOException e) {
-            throw negotiator.failed(e);
+            throw closed ? closedMeanwhile() : negotiator.failed(e);
+        }
+    }
+
+    /** What a negotiation cut short by this socket's close says: java.net's word for it, no handshake failure. */
+    private static SocketException closedMeanwhile() {
+        return new SocketException("Socket closed");
+    }
+
+    /**
+     * Client: the acknowledgement goes in front of the first write's data, in one send (apart, the
+     * data could wait behind Nagle's algorithm for the acknowledgement's ACK).
+     */
+    private void writeToSocket(byte[] b, int off, int len) throws IOException {
+        if (acknowledgementToSend && len > 0) {
+            synchronized (acknowledgement) {
+                if (acknowledgementToSend) {
+                    byte[] first = new byte[len + 1];
+                    first[0] = (byte) Handshake.SOCKET_ANSWER_READ;
+                    System.arraycopy(b, off, first, 1, len);
+                    tcpOutput().write(first, 0, first.length);
+                    acknowledgementToSend = false;
+                    return;
+                }
+            }
+        }
+        tcpOutput().write(b, off, len);
+    }
+
+    /**
+     * Listener: takes the client's acknowledgement if it is due, waiting as the application's read
+     * would (a timeout leaves it due); false when the stream ends before any data instead: the
+     * client closed unused (after the answer, which it never read) or sent nothing.
+     */
+    private boolean acknowledged() throws IOException {
+        synchronized (acknowledgement) {
+            if (acknowledgementToRead) {
+                int signal = tcpInput().read();
+                if (signal == NativeConnection.UNUSED || signal < 0) {
+                    endedBeforeData = true;
+                } else if (signal != Handshake.SOCKET_ANSWER_READ) {
+                    close();
+                    throw new HandshakeException("byte 0x" + Integer.toHexString(signal) + " from " + peer()
+                            + " where its acknowledgement of the answer (0x06) was due; connection closed");
+                }
+                acknowledgementToRead = false;
+            }
+            return !endedBeforeData;
         }
     }
 
@@ -342,17 +400,38 @@ final class JvmSocketImpl extends SocketImpl {
             return closed;
         }
 
+        /**
+         * Under this socket's lock, which close takes to decide whether to send the unused signal:
+         * a client that has sent it never negotiates, so never sends data after it.
+         */
         @Override
         public void negotiated(Handshake.Answer answer, NativeStream stream) throws IOException {
-            if (stream != null) {
-                NativeConnection connection = new NativeConnection(() -> soTimeout, JvmSocketImpl.this::close, stream,
-                        answer.transport().name().toString(), false);
-                connection.watch(tcpInput(), peer());
-                nativeConnection = connection;
-            } else if (answer.fast()) {
-                fastTcpInput = TcpWaits.input(tcpInput(), () -> SocketDescriptors.of(platform), () -> soTimeout);
+            synchronized (JvmSocketImpl.this) {
+                if (closed) {
+                    if (stream != null) {
+                        stream.close();
+                    }
+                    throw closedMeanwhile();
+                }
+                if (stream != null) {
+                    NativeConnection connection = new NativeConnection(() -> soTimeout, JvmSocketImpl.this::close, stream,
+                            answer.transport().name().toString(), false);
+                    connection.watch(tcpInput(), peer());
+                    nativeConnection = connection;
+                } else {
+                    if (answer.fast()) {
+                        fastTcpInput = TcpWaits.input(tcpInput(), () -> SocketDescriptors.of(platform), () -> soTimeout);
+                    }
+                    if (answer.awaitsAcknowledgement()) {
+                        if (phase == Phase.OFFERED) {
+                            acknowledgementToSend = true;
+                        } else {
+                            acknowledgementToRead = true;
+                        }
+                    }
+                }
+                finish(answer.transport().name());
             }
-            finish(answer.transport().name());
         }
 
         @Override
@@ -413,22 +492,28 @@ final class JvmSocketImpl extends SocketImpl {
         if (connection != null) {
             return connection.input().available();
         }
+        if ((acknowledgementToRead && (tcpInput().available() == 0 || !acknowledged())) || endedBeforeData) {
+            return 0;
+        }
         return phase == Phase.PLAIN || phase == Phase.NEGOTIATED ? tcpInput().available() : 0;
     }
 
     @Override
     protected void close() throws IOException {
+        NativeConnection connection;
+        boolean offeredUnused;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            connection = nativeConnection;
+            offeredUnused = phase == Phase.OFFERED;
         }
         closeQuietly(registration);
-        NativeConnection connection = nativeConnection;
         if (connection != null) {
             connection.close(tcpOutput());
-        } else if (phase == Phase.OFFERED) {
+        } else if (offeredUnused) {
             // Offered, never used: the listener may have opened its end already, and must read
             // the end of the stream, not a death.
             try {
@@ -468,6 +553,15 @@ final class JvmSocketImpl extends SocketImpl {
         if (nativeConnection != null) {
             throw new SocketException("urgent data cannot be sent on a FastRMI native connection ("
                     + transport + ")");
+        }
+        if (acknowledgementToSend) {
+            // alone, before it: a listener with SO_OOBINLINE reads the urgent byte in line
+            synchronized (acknowledgement) {
+                if (acknowledgementToSend) {
+                    tcpOutput().write(Handshake.SOCKET_ANSWER_READ);
+                    acknowledgementToSend = false;
+                }
+            }
         }
         PlatformSockets.sendUrgentData(platform, data);
     }
@@ -556,6 +650,9 @@ final class JvmSocketImpl extends SocketImpl {
             if (connection != null) {
                 return connection.input().read(b, off, len);
             }
+            if ((acknowledgementToRead && !acknowledged()) || endedBeforeData) {
+                return -1;
+            }
             InputStream fastTcp = fastTcpInput;
             return fastTcp != null ? fastTcp.read(b, off, len) : tcpInput().read(b, off, len);
         }
@@ -588,7 +685,7 @@ final class JvmSocketImpl extends SocketImpl {
             if (connection != null) {
                 connection.output().write(b, off, len);
             } else {
-                tcpOutput().write(b, off, len);
+                writeToSocket(b, off, len);
             }
         }
 

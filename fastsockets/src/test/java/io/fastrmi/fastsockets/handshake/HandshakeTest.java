@@ -1,6 +1,7 @@
 package io.fastrmi.fastsockets.handshake;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -122,6 +123,41 @@ class HandshakeTest {
             b.writeByte(0);
         });
         assertEquals(Set.of(Optimization.CLASS_TABLE), Handshake.readOfferBody(new ByteArrayInputStream(body)).optimizations());
+    }
+
+    /**
+     * Bit 31 of the optimization word carries the acknowledgement of a socket answer, in both
+     * records, and is no optimization; a peer of an older version sets it in neither.
+     */
+    @Test
+    void theAcknowledgementTravelsInBit31() throws IOException {
+        Handshake.Offer acknowledging = OFFER.acknowledgingSocketAnswer();
+        byte[] bytes = offerBytes(acknowledging);
+        Handshake.Offer read = Handshake.readOfferBody(new ByteArrayInputStream(bytes, 7, bytes.length - 7));
+        assertEquals(acknowledging, read);
+        assertTrue(read.acknowledgesSocketAnswer());
+        assertEquals(OFFER.optimizations(), read.optimizations());
+        byte[] old = offerBytes(OFFER);
+        assertFalse(Handshake.readOfferBody(new ByteArrayInputStream(old, 7, old.length - 7)).acknowledgesSocketAnswer());
+
+        Handshake.Answer answer = new Handshake.Answer(true, "", JDK17, Set.of(Optimization.CLASS_TABLE),
+                new Handshake.Transport(TransportName.TCP, "")).acknowledgedAsOffered(acknowledging);
+        assertTrue(answer.awaitsAcknowledgement());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Handshake.writeAnswer(out, answer);
+        byte[] answerBytes = out.toByteArray();
+        assertEquals(answer, Handshake.readAnswerBody(new ByteArrayInputStream(answerBytes, 1, answerBytes.length - 1)));
+    }
+
+    /** Only an answer that keeps the bytes on the socket, to a client that offered it, awaits the acknowledgement. */
+    @Test
+    void onlyASocketAnswerToAnAcknowledgingClientAwaitsIt() {
+        Handshake.Answer socket = new Handshake.Answer(false, "outside", JDK17, Set.of(), new Handshake.Transport(TransportName.TCP, ""));
+        Handshake.Answer shm = new Handshake.Answer(true, "", JDK17, Set.of(),
+                new Handshake.Transport(TransportName.parse("ofi:shm"), "fi_addr:0a0b"));
+        assertTrue(socket.acknowledgedAsOffered(OFFER.acknowledgingSocketAnswer()).awaitsAcknowledgement());
+        assertFalse(socket.acknowledgedAsOffered(OFFER).awaitsAcknowledgement());
+        assertFalse(shm.acknowledgedAsOffered(OFFER.acknowledgingSocketAnswer()).awaitsAcknowledgement());
     }
 
     static byte[] offerBytes(Handshake.Offer offer) throws IOException {
