@@ -52,11 +52,12 @@
 #include <rdma/fi_tagged.h>
 
 #include "internal.h"
+#include "libfabric.h"
 
 /*
  * The libfabric API version we ask for. 1.9 is older than anything we rely on, so
- * the same libfastrmi.so works with any libfabric >= 1.9 found on a host (it is
- * linked against libfabric.so.1, whose ABI is stable across 1.x).
+ * the same libfastrmi.so works with any libfabric >= 1.9 found on a host (it opens
+ * libfabric.so.1, whose ABI is stable across 1.x: libfabric.c).
  */
 #define FR_OFI_API_VERSION FI_VERSION(1, 9)
 
@@ -70,11 +71,11 @@ static void fr_ofi_probe_close(struct fr_ofi_probe *probe)
 {
 	/* fi_freeinfo frees the whole list, including hints->fabric_attr->prov_name. */
 	if (probe->info != NULL) {
-		fi_freeinfo(probe->info);
+		fr_fi.freeinfo(probe->info);
 		probe->info = NULL;
 	}
 	if (probe->hints != NULL) {
-		fi_freeinfo(probe->hints);
+		fr_fi.freeinfo(probe->hints);
 		probe->hints = NULL;
 	}
 }
@@ -114,32 +115,34 @@ static int fr_ofi_fill_hints(struct fi_info *hints, const char *provider)
 static int fr_ofi_probe_open(struct fr_ofi_probe *probe, const char *provider,
 			     char *err, size_t errlen)
 {
-	int ret;
+	int ret = fr_libfabric_load(err, errlen);
 
-	probe->hints = fi_allocinfo();
+	if (ret != 0)
+		return ret;
+	probe->hints = fr_fi.dupinfo(NULL); /* fi_allocinfo */
 	if (probe->hints == NULL) {
 		ret = -FI_ENOMEM;
-		fr_seterr(err, errlen, "fi_allocinfo: %s (%d)", fi_strerror(-ret), ret);
+		fr_seterr(err, errlen, "fi_allocinfo: %s (%d)", fr_fi_strerror(-ret), ret);
 		return ret;
 	}
 
 	ret = fr_ofi_fill_hints(probe->hints, provider);
 	if (ret != 0) {
-		fr_seterr(err, errlen, "strdup(provider): %s (%d)", fi_strerror(-ret), ret);
+		fr_seterr(err, errlen, "strdup(provider): %s (%d)", fr_fi_strerror(-ret), ret);
 		return ret;
 	}
 
-	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, probe->hints, &probe->info);
+	ret = fr_fi.getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, probe->hints, &probe->info);
 	if (ret != 0) {
 		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", " FR_OFI_HINTS_TEXT "): %s (%d)",
-			  provider, fi_strerror(-ret), ret);
+			  provider, fr_fi_strerror(-ret), ret);
 		return ret;
 	}
 	if (probe->info == NULL) {
 		/* Not expected from libfabric, but "success with no match" is not found. */
 		ret = -FI_ENODATA;
 		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", " FR_OFI_HINTS_TEXT "): %s (%d)",
-			  provider, fi_strerror(-ret), ret);
+			  provider, fr_fi_strerror(-ret), ret);
 		return ret;
 	}
 	return 0;
@@ -147,7 +150,7 @@ static int fr_ofi_probe_open(struct fr_ofi_probe *probe, const char *provider,
 
 FASTRMI_API uint32_t fastrmi_ofi_version(void)
 {
-	return fi_version();
+	return fr_libfabric_load(NULL, 0) == 0 ? fr_fi.version() : 0;
 }
 
 FASTRMI_API int fastrmi_ofi_probe(const char *provider, char *err, size_t errlen)
@@ -158,7 +161,7 @@ FASTRMI_API int fastrmi_ofi_probe(const char *provider, char *err, size_t errlen
 	if (provider == NULL || provider[0] == '\0') {
 		ret = -FI_EINVAL;
 		fr_seterr(err, errlen, "libfabric provider name is %s: %s (%d)",
-			  provider == NULL ? "NULL" : "empty", fi_strerror(-ret), ret);
+			  provider == NULL ? "NULL" : "empty", fr_fi_strerror(-ret), ret);
 		return ret;
 	}
 
@@ -198,7 +201,7 @@ struct fr_ofi {
 
 static int fr_ofi_fail(char *err, size_t errlen, const char *what, int ret)
 {
-	fr_seterr(err, errlen, "%s: %s (%d)", what, fi_strerror(ret < 0 ? -ret : ret), ret);
+	fr_seterr(err, errlen, "%s: %s (%d)", what, fr_fi_strerror(ret < 0 ? -ret : ret), ret);
 	return FASTRMI_ERR_PROVIDER;
 }
 
@@ -349,7 +352,7 @@ static void fr_ofi_report(const char *call, int ret)
 	char why[160];
 
 	if (ret != 0) {
-		snprintf(why, sizeof(why), "%s (%d)", fi_strerror(-ret), ret);
+		snprintf(why, sizeof(why), "%s (%d)", fr_fi_strerror(-ret), ret);
 		fr_report(call, why);
 	}
 }
@@ -385,9 +388,9 @@ static void fr_ofi_close(struct fastrmi_ctx *ctx)
 	if (ofi->region_fd >= 0 && close(ofi->region_fd) != 0)
 		fprintf(stderr, "libfastrmi: close our shm region: %s\n", strerror(errno));
 	if (ofi->info != NULL)
-		fi_freeinfo(ofi->info);
+		fr_fi.freeinfo(ofi->info);
 	if (ofi->hints != NULL)
-		fi_freeinfo(ofi->hints);
+		fr_fi.freeinfo(ofi->hints);
 	if (ofi->kick_fd >= 0 && close(ofi->kick_fd) != 0)
 		fr_report_errno("close(wake-up eventfd)", errno);
 	if (ofi->bell != NULL)
@@ -583,7 +586,7 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 
 	if (provider == NULL || provider[0] == '\0') {
 		fr_seterr(err, errlen, "ofi backend needs a libfabric provider name: %s (%d)",
-			  fi_strerror(FI_EINVAL), -FI_EINVAL);
+			  fr_fi_strerror(FI_EINVAL), -FI_EINVAL);
 		return FASTRMI_ERR_INVALID;
 	}
 	ofi = calloc(1, sizeof(*ofi));
@@ -596,7 +599,9 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	ofi->region_fd = -1;
 	ctx->ofi = ofi;
 
-	ofi->hints = fi_allocinfo();
+	if (fr_libfabric_load(err, errlen) != 0)
+		return FASTRMI_ERR_PROVIDER;
+	ofi->hints = fr_fi.dupinfo(NULL); /* fi_allocinfo */
 	if (ofi->hints == NULL)
 		return fr_ofi_fail(err, errlen, "fi_allocinfo", -FI_ENOMEM);
 	ret = fr_ofi_fill_hints(ofi->hints, provider);
@@ -613,11 +618,11 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 		if (ret != 0)
 			return ret;
 	}
-	ret = fi_getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, ofi->hints, &ofi->info);
+	ret = fr_fi.getinfo(FR_OFI_API_VERSION, NULL, NULL, 0, ofi->hints, &ofi->info);
 	if (ret != 0) {
 		ofi->info = NULL;
 		fr_seterr(err, errlen, "fi_getinfo(provider \"%s\", " FR_OFI_HINTS_TEXT "): %s (%d)",
-			  provider, fi_strerror(-ret), ret);
+			  provider, fr_fi_strerror(-ret), ret);
 		return FASTRMI_ERR_PROVIDER;
 	}
 	/* Only addresses we can check field by field are ever taken from a peer. */
@@ -629,7 +634,7 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 			  (unsigned)ofi->info->addr_format);
 		return FASTRMI_ERR_PROVIDER;
 	}
-	ret = fi_fabric(ofi->info->fabric_attr, &ofi->fabric, NULL);
+	ret = fr_fi.fabric(ofi->info->fabric_attr, &ofi->fabric, NULL);
 	if (ret != 0) {
 		ofi->fabric = NULL;
 		return fr_ofi_fail(err, errlen, "fi_fabric", ret);
@@ -926,7 +931,7 @@ static int fr_ofi_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 				return fr_ofi_fail(err, errlen, "fi_cq_readerr", (int)n);
 			text = fi_cq_strerror(ofi->cq, errent.prov_errno, errent.err_data, NULL, 0);
 			snprintf(msg, sizeof(msg), "completion error: %s (%d): %s",
-				 fi_strerror(errent.err), -errent.err, text != NULL ? text : "");
+				 fr_fi_strerror(errent.err), -errent.err, text != NULL ? text : "");
 			fr_ofi_complete(ctx, errent.op_context, -errent.err, 0, msg);
 			count++;
 			continue;
