@@ -42,7 +42,9 @@ FASTRMI_API const char *fastrmi_version(void);
 
 /*
  * Version of the libfabric loaded at run time, as fi_version() returns it:
- * major in the high 16 bits, minor in the low 16 bits (1.17 -> 0x00010011).
+ * major in the high 16 bits, minor in the low 16 bits (1.17 -> 0x00010011); 0 where
+ * libfabric.so.1 cannot be loaded (it is opened at the first call that needs it, this one
+ * included; fastrmi_ofi_probe says why).
  */
 FASTRMI_API uint32_t fastrmi_ofi_version(void);
 

@@ -36,8 +36,7 @@ public final class JniNativeLibrary implements NativeLibrary {
 
     @Override
     public String ofiVersion() {
-        int v = JniCalls.ofiVersion();
-        return (v >>> 16) + "." + (v & 0xffff);
+        return NativeLibrary.ofiVersionName(JniCalls.ofiVersion());
     }
 
     @Override

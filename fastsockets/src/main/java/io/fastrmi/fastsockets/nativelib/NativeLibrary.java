@@ -13,8 +13,16 @@ public interface NativeLibrary {
     /** The library's own version. */
     String version();
 
-    /** libfabric's version as loaded, "1.17". */
+    /** libfabric's version as loaded, "1.17" ({@link #ofiVersionName}). */
     String ofiVersion();
+
+    /**
+     * {@code fastrmi_ofi_version}'s number as said: "1.17", or what 0 means (the library opens
+     * libfabric at its first use, and could not).
+     */
+    static String ofiVersionName(int version) {
+        return version == 0 ? "not loadable" : (version >>> 16) + "." + (version & 0xffff);
+    }
 
     /** UCX's version as loaded, "1.13.1". */
     String ucxVersion();

@@ -112,8 +112,7 @@ public final class FfmNativeLibrary implements NativeLibrary {
     @Override
     public String ofiVersion() {
         try {
-            int v = (int) ofiVersion.invokeExact();
-            return (v >>> 16) + "." + (v & 0xffff);
+            return NativeLibrary.ofiVersionName((int) ofiVersion.invokeExact());
         } catch (Throwable t) {
             throw new IllegalStateException("fastrmi_ofi_version", t);
         }

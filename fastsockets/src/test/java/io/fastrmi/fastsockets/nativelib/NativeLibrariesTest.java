@@ -9,6 +9,13 @@ import org.junit.jupiter.api.Test;
 /** Which binding of the library a JDK gets, and why, by the config's {@code binding}. */
 class NativeLibrariesTest {
 
+    /** The library opens libfabric at its first use, and says 0 when it could not. */
+    @Test
+    void libfabricsVersionIsSaidOrNamedNotLoadable() {
+        assertEquals("1.17", NativeLibrary.ofiVersionName(0x00010011));
+        assertEquals("not loadable", NativeLibrary.ofiVersionName(0));
+    }
+
     @Test
     void jdk22AndNewerGetJniUnlessFfmIsNamed() {
         assertArrayEquals(new String[] {NativeLibraries.JNI_BINDING, "jni (the default; binding = ffm for FFM)"},
