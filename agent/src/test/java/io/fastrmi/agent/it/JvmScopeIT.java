@@ -129,25 +129,9 @@ class JvmScopeIT {
      */
     @Test
     void aMalformedOfferClosesOnlyItsConnection() throws Exception {
-        Path config = jvmScopeConfig(ItSupport.directory("jvm-malformed"), "ucx:shm");
-        UnaryOperator<JvmLauncher> agent = withAgent(config);
-        try (ManagedJvm server = semantics(agent).name("server").args("server-jvm").start()) {
-            int port = Integer.parseInt(server.awaitLine(READY, Duration.ofSeconds(60)).group(1));
-            try (Socket socket = announcedConnection(port)) {
-                socket.getOutputStream().write("HELO there, not an offer\n".getBytes(StandardCharsets.US_ASCII));
-                socket.setSoTimeout(30_000);
-                try {
-                    assertEquals(-1, socket.getInputStream().read(), "the listener closed that connection");
-                } catch (SocketException reset) {
-                    // or reset it: closed either way
-                }
-            }
-            String failure = server.awaitLine(Pattern.compile("^HANDLER .*"), Duration.ofSeconds(30)).group();
-            assertTrue(failure.contains("expected a FastRMI offer, got the opening 48454c4f 2074 68"), failure);
-            try (ManagedJvm client = semantics(agent).name("client").args("client-jvm", "ucx:shm", Integer.toString(port)).start()) {
-                assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
-            }
-        }
+        onlyTheBadConnectionCloses("jvm-malformed", "ucx:shm",
+                socket -> socket.getOutputStream().write("HELO there, not an offer\n".getBytes(StandardCharsets.US_ASCII)),
+                "expected a FastRMI offer, got the opening 48454c4f 2074 68");
     }
 
     /**
@@ -156,19 +140,36 @@ class JvmScopeIT {
      */
     @Test
     void aByteInPlaceOfTheAcknowledgementClosesOnlyItsConnection() throws Exception {
-        Path config = jvmScopeConfig(ItSupport.directory("jvm-bad-acknowledgement"), "tcp");
+        onlyTheBadConnectionCloses("jvm-bad-acknowledgement", "tcp", socket -> {
+            Handshake.Offer offer = new Handshake.Offer(Installation.fingerprint(), Set.of(),
+                    List.of(new Handshake.Transport(TransportName.TCP, ""))).acknowledgingSocketAnswer();
+            Handshake.writeOffer(socket.getOutputStream(), offer);
+            socket.setSoTimeout(30_000);
+            assertEquals(Jrmp.PROTOCOL_FASTRMI, socket.getInputStream().read());
+            Handshake.Answer answer = Handshake.readAnswerBody(socket.getInputStream());
+            assertTrue(answer.awaitsAcknowledgement(), answer::toString);
+            socket.getOutputStream().write(new byte[] {'X', (byte) SocketSemanticsMain.ECHO});
+        }, "byte 0x58", "acknowledgement of the answer (0x06) was due");
+    }
+
+    /** What a hand-made client sends on a connection that announced an offer. */
+    private interface BadClient {
+        void talk(Socket socket) throws IOException;
+    }
+
+    /**
+     * A listener on {@code transport} meets {@code client}: that connection is closed (or reset),
+     * its handler's error holds each of {@code named}, and the next client gets every scenario.
+     */
+    private static void onlyTheBadConnectionCloses(String directory, String transport, BadClient client, String... named)
+            throws Exception {
+        Path config = jvmScopeConfig(ItSupport.directory(directory), transport);
         UnaryOperator<JvmLauncher> agent = withAgent(config);
         try (ManagedJvm server = semantics(agent).name("server").args("server-jvm").start()) {
             int port = Integer.parseInt(server.awaitLine(READY, Duration.ofSeconds(60)).group(1));
             try (Socket socket = announcedConnection(port)) {
-                Handshake.Offer offer = new Handshake.Offer(Installation.fingerprint(), Set.of(),
-                        List.of(new Handshake.Transport(TransportName.TCP, ""))).acknowledgingSocketAnswer();
-                Handshake.writeOffer(socket.getOutputStream(), offer);
+                client.talk(socket);
                 socket.setSoTimeout(30_000);
-                assertEquals(Jrmp.PROTOCOL_FASTRMI, socket.getInputStream().read());
-                Handshake.Answer answer = Handshake.readAnswerBody(socket.getInputStream());
-                assertTrue(answer.awaitsAcknowledgement(), answer::toString);
-                socket.getOutputStream().write(new byte[] {'X', (byte) SocketSemanticsMain.ECHO});
                 try {
                     assertEquals(-1, socket.getInputStream().read(), "the listener closed that connection");
                 } catch (SocketException reset) {
@@ -176,9 +177,11 @@ class JvmScopeIT {
                 }
             }
             String failure = server.awaitLine(Pattern.compile("^HANDLER .*"), Duration.ofSeconds(30)).group();
-            assertTrue(failure.contains("byte 0x58") && failure.contains("acknowledgement of the answer (0x06) was due"), failure);
-            try (ManagedJvm client = semantics(agent).name("client").args("client-jvm", "tcp", Integer.toString(port)).start()) {
-                assertEquals(0, client.awaitExit(Duration.ofMinutes(3)), () -> client.failure("client").getMessage());
+            for (String part : named) {
+                assertTrue(failure.contains(part), failure);
+            }
+            try (ManagedJvm good = semantics(agent).name("client").args("client-jvm", transport, Integer.toString(port)).start()) {
+                assertEquals(0, good.awaitExit(Duration.ofMinutes(3)), () -> good.failure("client").getMessage());
             }
         }
     }
