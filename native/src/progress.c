@@ -254,6 +254,10 @@ enum fr_may_poll fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t 
 
 	if (ctx->bell != NULL) {
 		fr_block_on_bell(s, ready, timeout_ms);
+		/* As after a block in the provider: a refused send is tried again. The peer drains its
+		 * queue without telling us, and a refusal waited for a completion of ours, which a
+		 * sender whose peer sends nothing back never gets (test_stream's full peer queue). */
+		ctx->eagain = 0;
 		return FR_MAY_POLL;
 	}
 	fr_block_in_provider(s, timeout_ms);
