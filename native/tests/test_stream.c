@@ -1369,6 +1369,9 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 	if (s->is_child ? send_all(st, buf, 4, why, whylen) != 0 : recv_exact(st, buf, 4, 4, why, whylen) != 0)
 		goto out;
 	usleep(50000);
+	/* On a loaded machine the idle thread may not have run yet: its tid first. */
+	for (int i = 0; i < 5000 && __atomic_load_n(&reader.tid, __ATOMIC_ACQUIRE) == 0; i++)
+		usleep(1000);
 	fastrmi_ctx_wait_counts(s->ctx, &before);
 	switches0 = thread_switches(__atomic_load_n(&reader.tid, __ATOMIC_ACQUIRE));
 	for (int i = 0; i < WAKE_ROUND_TRIPS; i++) {
@@ -1385,16 +1388,18 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 	for_others = after.woken_for_others - before.woken_for_others;
 	looks = after.deputy_looks - before.deputy_looks;
 	if (switches0 < 0 || switches < 0) {
-		snprintf(why, whylen, "cannot read the idle thread's context switches");
+		snprintf(why, whylen, "cannot read the idle thread's context switches (tid %d, before %ld, after %ld)",
+			 (int)reader.tid, switches0, switches);
 		goto out;
 	}
 	switches -= switches0;
 	/* Each look, and each message a look took for the ping-pong, may switch the idle thread in
 	 * and out a few times (the wake-up, the context's lock, a preemption); without the rule it
-	 * wakes for every message. The slack of WAKE_ROUND_TRIPS / 8 is for a loaded machine under
-	 * ASan (ucx tcp: 111 switches with 19 looks and 1 message for others, once). */
+	 * wakes for every message (more than WAKE_ROUND_TRIPS). The slack of WAKE_ROUND_TRIPS / 4 is
+	 * for a loaded machine (ucx tcp: 111 switches with 19 looks and 1 message for others under
+	 * ASan once; 153 with 22 and 1 in a fresh-clone make test). */
 	if (polled < WAKE_ROUND_TRIPS / 4 || for_others > looks + 2 ||
-	    switches > 4 * (long)(looks + for_others) + WAKE_ROUND_TRIPS / 8) {
+	    switches > 4 * (long)(looks + for_others) + WAKE_ROUND_TRIPS / 4) {
 		snprintf(why, whylen, "%s, %d round trips: woken in the provider %" PRIu64 " times, %" PRIu64
 			 " for others' messages; the idle thread switched %ld times (deputy looks %" PRIu64 ")",
 			 s->is_child ? "child" : "parent", WAKE_ROUND_TRIPS, polled, for_others, switches, looks);
