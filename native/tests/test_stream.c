@@ -1388,8 +1388,14 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 	for_others = after.woken_for_others - before.woken_for_others;
 	looks = after.deputy_looks - before.deputy_looks;
 	if (switches0 < 0 || switches < 0) {
-		snprintf(why, whylen, "cannot read the idle thread's context switches (tid %d, before %ld, after %ld)",
-			 (int)reader.tid, switches0, switches);
+		if (switches < 0 && switches0 >= 0) { /* its recv returned: joined, it says why */
+			pthread_join(thread, NULL);
+			started = 0;
+			snprintf(why, whylen, "the idle thread's recv returned during the ping-pong: %" PRId64 " (%s)",
+				 reader.recv.ret, reader.recv.err);
+			goto out;
+		}
+		snprintf(why, whylen, "cannot read the idle thread's context switches (tid %d)", (int)reader.tid);
 		goto out;
 	}
 	switches -= switches0;
