@@ -117,7 +117,9 @@ class IdleCpuIT {
         long cpu = cpuMillis(client.pid()) - before;
         System.out.println("wait = " + wait + ": a wait of " + CALL_MILLIS + " ms cost the client " + cpu + " ms CPU");
         if (wait.equals("spin")) {
-            assertTrue(cpu >= CALL_MILLIS / 2, "the waiting read did not poll: " + cpu + " ms CPU");
+            // A quarter: on 2 cores the spinner shares its core (740-760 ms of 1500 in a fresh-clone
+            // run, where a read that blocks costs 0-10 ms).
+            assertTrue(cpu >= CALL_MILLIS / 4, "the waiting read did not poll: " + cpu + " ms CPU");
         } else {
             assertTrue(cpu < 300, "the waiting read did not sleep: " + cpu + " ms CPU");
         }
