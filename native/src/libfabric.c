@@ -12,7 +12,7 @@
  *
  * The symbols are asked for by the version a link against libfabric 1.x's headers binds
  * (fi_info's layout is that version's), not by whatever the library's default is; the
- * Makefile's test checks that FR_FI_SYMBOLS still names what such a link binds.
+ * Makefile's test checks that the table in fr_fi_load_once still names what such a link binds.
  */
 #define _GNU_SOURCE /* dlvsym */
 
@@ -66,7 +66,6 @@ static void fr_fi_load_once(void)
 {
 	/* The Makefile's test reads the names and versions of this table. */
 	const struct fr_fi_symbol symbols[] = {
-		/* FR_FI_SYMBOLS */
 		{ "fi_getinfo", "FABRIC_1.3", (void **)&fr_fi.getinfo },
 		{ "fi_freeinfo", "FABRIC_1.3", (void **)&fr_fi.freeinfo },
 		{ "fi_dupinfo", "FABRIC_1.3", (void **)&fr_fi.dupinfo },
