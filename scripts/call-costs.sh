@@ -7,7 +7,8 @@
 # 2-core machine where latency cannot (this is how the star8 lock waits were found).
 #
 #   scripts/call-costs.sh stock|TRANSPORT KERNEL CALLS [CONFIG-LINE ...]
-#     TRANSPORT     the agent's first transport (ucx:shm, ofi:shm, tcp, ...); stock runs no agent
+#     TRANSPORT     the agent's first transport (ucx:shm, ofi:shm, tcp, ...), with every optimization (the
+#                   lean format) as make bench's columns have it; stock runs no agent
 #     KERNEL        one of netpipe-java's bench kernels (null, echo-int, tree15, star8, ...)
 #     CALLS         timed calls (per thread for star8), after as many warm-up calls
 #     CONFIG-LINE   global config lines for the agent, e.g. 'wait = block' 'native-library = /tmp/x.so'
@@ -20,7 +21,7 @@
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
-	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 fi
 command -v perf >/dev/null || { echo "call-costs.sh: needs perf (apt-get install linux-perf)" >&2; exit 1; }
@@ -43,7 +44,7 @@ trap cleanup EXIT
 
 agent=()
 if [[ $mode != stock ]]; then
-	printf '%s\n' "$@" '[host local]' 'optimize = on' "transports = $mode, tcp" >"$work/fastrmi.conf"
+	printf '%s\n' "$@" '[host local]' 'optimize = on' 'optimizations = all' "transports = $mode, tcp" >"$work/fastrmi.conf"
 	agent=(-javaagent:"$root/agent/target/fastrmi-agent.jar=config=$work/fastrmi.conf" --enable-native-access=ALL-UNNAMED)
 fi
 # FUTEX_WAIT 0 / FUTEX_WAKE 1: shared (the doorbell); 128 / 129: process-private (mutexes, monitors).
