@@ -207,12 +207,20 @@ void fr_bell_arm(struct fr_bell *bell, uint64_t stream_id, int on_pipe, struct f
 {
 	struct fr_bell_slot *slot = fr_bell_slot(bell, stream_id);
 	uint32_t free_pipe = 0;
+	int cached;
 
 	sleep->pipe_fd = -1;
 	if (on_pipe && atomic_load(&slot->piped) == 0) {
-		pthread_mutex_lock(&bell->pipe_lock);
-		sleep->pipe_fd = fr_bell_pipe_locked(bell, fr_bell_index(stream_id));
-		pthread_mutex_unlock(&bell->pipe_lock);
+		/* Our own pipe, once made, stays open while a stream of ours uses the slot (the
+		 * sleeper's does): no lock, which a thread ringing the slot holds through its write. */
+		cached = bell->own ? atomic_load(&bell->pipe[fr_bell_index(stream_id)]) : 0;
+		if (cached > 0) {
+			sleep->pipe_fd = cached - 1;
+		} else {
+			pthread_mutex_lock(&bell->pipe_lock);
+			sleep->pipe_fd = fr_bell_pipe_locked(bell, fr_bell_index(stream_id));
+			pthread_mutex_unlock(&bell->pipe_lock);
+		}
 		if (sleep->pipe_fd >= 0 && !atomic_compare_exchange_strong(&slot->piped, &free_pipe, 1))
 			sleep->pipe_fd = -1; /* another thread of ours sleeps on it: the futex then */
 	}

@@ -552,6 +552,7 @@ FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_c
 FASTRMI_API int fastrmi_stream_nudge(fastrmi_stream *s, uint64_t spin_nsec, char *err, size_t errlen)
 {
 	struct fastrmi_ctx *ctx;
+	int ring = 0;
 
 	fr_clearerr(err, errlen);
 	if (s == NULL) {
@@ -565,8 +566,12 @@ FASTRMI_API int fastrmi_stream_nudge(fastrmi_stream *s, uint64_t spin_nsec, char
 	s->nudged_until = fr_now_nsec() + spin_nsec;
 	if (s->sleepers > 0 || (ctx->poller && ctx->poller_stream == s)) {
 		ctx->wait_counts.nudges++;
-		fr_wake_stream(s);
+		fr_wake_stream_ringing(s, 0, &ring);
 	}
 	pthread_mutex_unlock(&ctx->lock);
+	/* The stream stays open while its nudger's call lasts (the binding's gate); a ring for a
+	 * slot whose sleeper woke meanwhile only makes it look once more. */
+	if (ring)
+		fr_bell_ring(ctx->bell, s->local_id);
 	return 0;
 }

@@ -126,10 +126,22 @@ static void fr_stream_unlink(struct fastrmi_stream *s)
  */
 void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang)
 {
+	fr_wake_stream_ringing(s, peer_rang, NULL);
+}
+
+/*
+ * fr_wake_stream_rung; when ring_later is not NULL, a doorbell sleeper's ring is left to the
+ * caller (*ring_later set) for after it has let go of the lock: woken at once on another CPU,
+ * the sleeper would find the lock still held and sleep again in the mutex.
+ */
+void fr_wake_stream_ringing(struct fastrmi_stream *s, int peer_rang, int *ring_later)
+{
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (s->sleepers > 0) {
-		if (ctx->bell != NULL && !peer_rang)
+		if (ctx->bell != NULL && !peer_rang && ring_later != NULL)
+			*ring_later = 1;
+		else if (ctx->bell != NULL && !peer_rang)
 			fr_bell_ring(ctx->bell, s->local_id);
 		else
 			pthread_cond_broadcast(&s->cond);
