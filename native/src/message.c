@@ -321,7 +321,7 @@ static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
 	/* The peer rang this stream's slot when it posted the message; one no larger than
 	 * peer_rings_upto was whole in our queue by then, so its sleeper is awake already and a
 	 * ring of ours would only cost a system call. It still counts as a wake-up. */
-	fr_wake_stream_rung(s, len <= s->ctx->peer_rings_upto);
+	fr_wake_stream_rung(s, len <= s->ctx->peer_rings_upto, NULL);
 	/* The peer still reads after its FIN (it sends credit), so always post again. */
 	fr_post_rx(s);
 	if (s->rx_needs_post)

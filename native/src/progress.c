@@ -566,7 +566,7 @@ FASTRMI_API int fastrmi_stream_nudge(fastrmi_stream *s, uint64_t spin_nsec, char
 	s->nudged_until = fr_now_nsec() + spin_nsec;
 	if (s->sleepers > 0 || (ctx->poller && ctx->poller_stream == s)) {
 		ctx->wait_counts.nudges++;
-		fr_wake_stream_ringing(s, 0, &ring);
+		fr_wake_stream_rung(s, 0, &ring);
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	/* The stream stays open while its nudger's call lasts (the binding's gate); a ring for a

@@ -123,28 +123,21 @@ static void fr_stream_unlink(struct fastrmi_stream *s)
  * Waking is per stream: an event on stream S wakes the threads asleep on S's condition
  * variable, and the poller if it waits for S (it sleeps in the provider's wait object,
  * outside the lock, so it needs a kick). A freed send buffer wakes those waiting for one.
+ * When ring_later is not NULL, a doorbell sleeper's ring is left to the caller (*ring_later
+ * set) for after it has let go of the lock: woken at once on another CPU, the sleeper would
+ * find the lock still held and sleep again in the mutex.
  */
-void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang)
-{
-	fr_wake_stream_ringing(s, peer_rang, NULL);
-}
-
-/*
- * fr_wake_stream_rung; when ring_later is not NULL, a doorbell sleeper's ring is left to the
- * caller (*ring_later set) for after it has let go of the lock: woken at once on another CPU,
- * the sleeper would find the lock still held and sleep again in the mutex.
- */
-void fr_wake_stream_ringing(struct fastrmi_stream *s, int peer_rang, int *ring_later)
+void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang, int *ring_later)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (s->sleepers > 0) {
-		if (ctx->bell != NULL && !peer_rang && ring_later != NULL)
-			*ring_later = 1;
-		else if (ctx->bell != NULL && !peer_rang)
-			fr_bell_ring(ctx->bell, s->local_id);
-		else
+		if (ctx->bell == NULL || peer_rang)
 			pthread_cond_broadcast(&s->cond);
+		else if (ring_later != NULL)
+			*ring_later = 1;
+		else
+			fr_bell_ring(ctx->bell, s->local_id);
 		ctx->wakes++;
 		ctx->woken_waits_nsec = s->rx_waited_nsec;
 	}
@@ -156,7 +149,7 @@ void fr_wake_stream_ringing(struct fastrmi_stream *s, int peer_rang, int *ring_l
 
 void fr_wake_stream(struct fastrmi_stream *s)
 {
-	fr_wake_stream_rung(s, 0);
+	fr_wake_stream_rung(s, 0, NULL);
 }
 
 void fr_wake_tx_waiters(struct fastrmi_ctx *ctx)

@@ -114,8 +114,7 @@ struct fastrmi_stream *fr_stream_find(struct fastrmi_ctx *ctx, uint64_t id);
 void fr_stream_free(struct fastrmi_stream *s);
 void fr_wake_all(struct fastrmi_ctx *ctx);
 void fr_wake_stream(struct fastrmi_stream *s);
-void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang);
-void fr_wake_stream_ringing(struct fastrmi_stream *s, int peer_rang, int *ring_later);
+void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang, int *ring_later);
 void fr_wake_tx_waiters(struct fastrmi_ctx *ctx);
 
 /* message.c: messages, send buffers, credit and delivery */
