@@ -368,6 +368,16 @@ FASTRMI_API int64_t fastrmi_recv_at(fastrmi_stream *stream, void *base, size_t o
 				    int timeout_ms, char *err, size_t errlen);
 
 /*
+ * fastrmi_recv_at of bytes already received, for a caller that must not wait at all (one that
+ * holds a Java array critically, on a context whose calls may spin on a dead peer's lock): takes
+ * the context's lock only if it is free, never looks at the transport and never sends, so it
+ * takes no more than leaves the stream short of owing its peer credit (a fastrmi_recv then
+ * reports it). Returns the bytes copied, or FASTRMI_ERR_TIMEOUT when it takes none (nothing
+ * received, the lock busy, credit owed, or a stream whose error fastrmi_recv reports).
+ */
+FASTRMI_API int64_t fastrmi_recv_received_at(fastrmi_stream *stream, void *base, size_t offset, size_t cap);
+
+/*
  * Waits, as fastrmi_recv would, until fastrmi_recv can return without waiting: returns the
  * bytes there (0 at the end of the stream), or a negative code (FASTRMI_ERR_TIMEOUT when
  * timeout_ms passed first). Copies nothing: a caller whose buffer must not be held during a

@@ -327,6 +327,26 @@ static jlong JNICALL fr_jni_recv_now(JNIEnv *env, jclass cls, jlong stream, jarr
 	return fr_jni_transfer_now(env, stream, array, offset, length, 0, errout);
 }
 
+/* fastrmi_recv_received_at straight into the array: never waits, so a critical region on any context. */
+static jlong JNICALL fr_jni_recv_received(JNIEnv *env, jclass cls, jlong stream, jarray array, jlong offset,
+					  jlong length)
+{
+	void *base;
+	int64_t n;
+
+	(void)cls;
+	if (array == NULL || offset < 0 || length < 0)
+		return FASTRMI_ERR_TIMEOUT; /* the ordinary read that follows reports bad arguments */
+	base = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+	if (base == NULL) {
+		(*env)->ExceptionClear(env); /* out of memory: the ordinary read that follows goes on */
+		return FASTRMI_ERR_TIMEOUT;
+	}
+	n = fastrmi_recv_received_at(FR_PTR(fastrmi_stream, stream), base, (size_t)offset, (size_t)length);
+	(*env)->ReleasePrimitiveArrayCritical(env, array, base, 0);
+	return n;
+}
+
 static jlong JNICALL fr_jni_send_now(JNIEnv *env, jclass cls, jlong stream, jarray array, jlong offset, jlong length,
 				     jbyteArray errout)
 {
@@ -619,6 +639,7 @@ static const JNINativeMethod fr_jni_methods[] = {
 	FR_NATIVE("ctxExpectPeer", "(J[B[B)I", fr_jni_ctx_expect_peer),
 	FR_NATIVE("streamOpen", "(J[BJJ[B)J", fr_jni_stream_open),
 	FR_NATIVE("recvNow", "(JLjava/lang/Object;JJ[B)J", fr_jni_recv_now),
+	FR_NATIVE("recvReceived", "(JLjava/lang/Object;JJ)J", fr_jni_recv_received),
 	FR_NATIVE("sendNow", "(JLjava/lang/Object;JJ[B)J", fr_jni_send_now),
 	FR_NATIVE("sendFinish", "(J[B)J", fr_jni_send_finish),
 	FR_NATIVE("bounceOpen", "(I)J", fr_jni_bounce_open),

@@ -470,6 +470,34 @@ FASTRMI_API int64_t fastrmi_recv_at(fastrmi_stream *s, void *base, size_t offset
 	return fastrmi_recv(s, base == NULL ? NULL : (unsigned char *)base + offset, cap, timeout_ms, err, errlen);
 }
 
+FASTRMI_API int64_t fastrmi_recv_received_at(fastrmi_stream *s, void *base, size_t offset, size_t cap)
+{
+	size_t n, room;
+
+	if (s == NULL || base == NULL || cap == 0)
+		return FASTRMI_ERR_TIMEOUT; /* the ordinary read that follows reports bad arguments */
+	if (pthread_mutex_trylock(&s->ctx->lock) != 0)
+		return FASTRMI_ERR_TIMEOUT; /* its holder may spin on a dead peer's lock: never wait for it */
+	/* Stop short of owing the peer credit: reporting it is a send, which may spin as well. */
+	room = s->unreported < FR_CREDIT_BATCH - 1 ? FR_CREDIT_BATCH - 1 - s->unreported : 0;
+	n = s->ring_count < cap ? s->ring_count : cap;
+	if (n > room)
+		n = room;
+	if (s->failed || s->aborted || s->ring_claimed > 0 || n == 0) {
+		pthread_mutex_unlock(&s->ctx->lock);
+		return FASTRMI_ERR_TIMEOUT;
+	}
+	/* Copied with the lock held: retaking it after an unlocked copy could wait. */
+	fr_ring_copy_out(s, s->ring_head, (unsigned char *)base + offset, n);
+	s->ring_head = (s->ring_head + n) % FASTRMI_STREAM_WINDOW;
+	s->ring_count -= n;
+	if (s->ring_count == 0)
+		s->ring_head = 0;
+	s->unreported += n;
+	pthread_mutex_unlock(&s->ctx->lock);
+	return (int64_t)n;
+}
+
 /*
  * fastrmi_wait_readable (call: the API call, for its errors); without spinning when nudging (its
  * thread nudged the stream whose data comes first).

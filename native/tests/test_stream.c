@@ -796,6 +796,50 @@ out:
 	return ret;
 }
 
+/* fastrmi_recv_received_at in a thread of its own, so that a call that waits fails the test. */
+#define RECEIVED_WAIT_SEC 5
+
+struct received_call {
+	fastrmi_stream *st;
+	unsigned char *buf;
+	size_t cap;
+	int64_t ret;
+	sem_t done;
+};
+
+static void *received_call_thread(void *p)
+{
+	struct received_call *c = p;
+
+	c->ret = fastrmi_recv_received_at(c->st, c->buf, 0, c->cap);
+	sem_post(&c->done);
+	return NULL;
+}
+
+/* The call in a thread of its own: what it returned, or why it did not return in time. */
+static int received_call_in_time(fastrmi_stream *st, unsigned char *buf, size_t cap, int64_t *ret,
+				 char *why, size_t whylen)
+{
+	struct received_call c = { .st = st, .buf = buf, .cap = cap };
+	struct timespec until;
+	pthread_t thread;
+
+	if (sem_init(&c.done, 0, 0) != 0 || pthread_create(&thread, NULL, received_call_thread, &c) != 0) {
+		snprintf(why, whylen, "set-up failed");
+		return -1;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += RECEIVED_WAIT_SEC;
+	if (sem_timedwait(&c.done, &until) != 0) {
+		snprintf(why, whylen, "fastrmi_recv_received_at did not return in %d s", RECEIVED_WAIT_SEC);
+		return -1; /* the thread stays blocked: the test fails */
+	}
+	pthread_join(thread, NULL);
+	sem_destroy(&c.done);
+	*ret = c.ret;
+	return 0;
+}
+
 /* ---- a second reader while a large read copies without the lock --------------------- */
 
 /*
@@ -898,6 +942,7 @@ static int claim_child(struct side *s, char *why, size_t whylen)
 	struct claim_reader a = { 0 }, b = { 0 };
 	struct sigaction act = { 0 }, old;
 	struct timespec until;
+	int64_t taken;
 	int ret = -1, handler = 0, paused = 0;
 
 	claim_page_size = sysconf(_SC_PAGESIZE);
@@ -933,6 +978,13 @@ static int claim_child(struct side *s, char *why, size_t whylen)
 	until.tv_sec += 10;
 	if (sem_timedwait(&claim_faulted, &until) != 0) {
 		snprintf(why, whylen, "reader A's copy did not reach its closed page");
+		goto out;
+	}
+	/* Nor may bytes be taken by a call that waits for nothing (it gives up at once). */
+	if (received_call_in_time(st, all + CLAIM_READ, CLAIM_B_BYTES, &taken, why, whylen) != 0)
+		goto out;
+	if (taken != FASTRMI_ERR_TIMEOUT) {
+		snprintf(why, whylen, "fastrmi_recv_received_at took %" PRId64 " bytes while A's copy was stopped", taken);
 		goto out;
 	}
 	if (claim_start(&b, st, all + CLAIM_READ, CLAIM_B_BYTES, why, whylen) != 0)
@@ -973,6 +1025,147 @@ out:
 		fastrmi_stream_abort(st);
 		claim_join(&a, "A", ignored, sizeof(ignored));
 		claim_join(&b, "B", ignored, sizeof(ignored));
+	}
+	fastrmi_stream_close(st);
+	if (handler)
+		sigaction(SIGSEGV, &old, NULL);
+	if (a_buf != MAP_FAILED)
+		munmap(a_buf, a_len);
+	free(all);
+	return ret;
+}
+
+/* ---- bytes already received, taken by a call that waits for nothing ----------------- *
+ *
+ * fastrmi_recv_received_at is what a Java thread holding an array critically calls on a context
+ * whose calls may spin on a dead peer's lock: it takes bytes in the window, stops short of owing
+ * the peer credit (a fastrmi_recv then reports it), never polls the provider, and returns at
+ * once (nothing taken) while another reader holds the context lock or copies out of the window.
+ */
+#define RECEIVED_SENT (3 * MIB / 4)
+#define RECEIVED_HELD_READ 8192 /* below FR_COPY_UNLOCKED_MIN: copied with the lock held */
+
+static int received_parent(struct side *s, char *why, size_t whylen)
+{
+	return send_pattern(s, RECEIVED_SENT, 13, why, whylen);
+}
+
+static int received_child(struct side *s, char *why, size_t whylen)
+{
+	unsigned char *all = malloc(RECEIVED_SENT), *a_buf = MAP_FAILED;
+	size_t got = 0, taken, a_len = 0, bad;
+	fastrmi_stream *st = NULL;
+	struct fastrmi_wait_counts before, after;
+	struct claim_reader a = { 0 };
+	struct sigaction act = { 0 }, old;
+	struct timespec until;
+	char err[ERRMSG];
+	int64_t n;
+	int ret = -1, handler = 0, paused = 0;
+
+	claim_page_size = sysconf(_SC_PAGESIZE);
+	a_len = RECEIVED_HELD_READ + (size_t)claim_page_size;
+	a_buf = mmap(NULL, a_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (all == NULL || a_buf == MAP_FAILED || sem_init(&claim_faulted, 0, 0) != 0 ||
+	    sem_init(&claim_resume, 0, 0) != 0) {
+		snprintf(why, whylen, "set-up failed");
+		goto out;
+	}
+	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0)
+		goto out;
+	for (int i = 0; fastrmi_available(st) < RECEIVED_SENT; i++) {
+		if (i == 10000) {
+			snprintf(why, whylen, "the window never held %u bytes", RECEIVED_SENT);
+			goto out;
+		}
+		usleep(1000);
+	}
+	/* Up to the credit batch, a quarter of the window, with no look at the provider. */
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	while ((n = fastrmi_recv_received_at(st, all, got, RECEIVED_SENT - got)) > 0)
+		got += (size_t)n;
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	if (n != FASTRMI_ERR_TIMEOUT || got == 0 || got >= FASTRMI_STREAM_WINDOW / 4) {
+		snprintf(why, whylen, "took %zu bytes, then %" PRId64 ": wanted some, fewer than the credit batch %u, "
+			 "then FASTRMI_ERR_TIMEOUT", got, n, FASTRMI_STREAM_WINDOW / 4);
+		goto out;
+	}
+	if (after.provider_polls != before.provider_polls) {
+		snprintf(why, whylen, "taking received bytes polled the provider %" PRIu64 " times",
+			 after.provider_polls - before.provider_polls);
+		goto out;
+	}
+	/* A read reports the credit; then the bytes can be taken again. */
+	n = fastrmi_recv(st, all + got, 1000, 0, err, sizeof(err));
+	if (n != 1000) {
+		snprintf(why, whylen, "fastrmi_recv after %zu taken bytes = %" PRId64 ": %s", got, n, err);
+		goto out;
+	}
+	got += 1000;
+	taken = got;
+	n = fastrmi_recv_received_at(st, all, got, RECEIVED_SENT - got);
+	if (n <= 0) {
+		snprintf(why, whylen, "nothing taken after a read reported the credit: %" PRId64, n);
+		goto out;
+	}
+	got += (size_t)n;
+
+	/* Reader A copies RECEIVED_HELD_READ bytes with the lock held, and stops at a closed page. */
+	claim_page = a_buf + claim_page_size;
+	act.sa_sigaction = claim_on_segv;
+	act.sa_flags = SA_SIGINFO;
+	sigemptyset(&act.sa_mask);
+	if (sigaction(SIGSEGV, &act, &old) != 0 || mprotect(claim_page, (size_t)claim_page_size, PROT_NONE) != 0) {
+		snprintf(why, whylen, "sigaction/mprotect failed: %s", strerror(errno));
+		goto out;
+	}
+	handler = paused = 1;
+	if (claim_start(&a, st, a_buf, RECEIVED_HELD_READ, why, whylen) != 0)
+		goto out;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	if (sem_timedwait(&claim_faulted, &until) != 0) {
+		snprintf(why, whylen, "reader A's copy did not reach its closed page");
+		goto out;
+	}
+	if (received_call_in_time(st, all + got, RECEIVED_SENT - got, &n, why, whylen) != 0)
+		goto out;
+	if (n != FASTRMI_ERR_TIMEOUT) {
+		snprintf(why, whylen, "took %" PRId64 " bytes while reader A held the context lock", n);
+		goto out;
+	}
+	if (mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE) != 0) {
+		snprintf(why, whylen, "mprotect failed: %s", strerror(errno));
+		goto out;
+	}
+	paused = 0;
+	sem_post(&claim_resume);
+	if (claim_join(&a, "A", why, whylen) != 0)
+		goto out;
+	memcpy(all + got, a_buf, RECEIVED_HELD_READ);
+	got += RECEIVED_HELD_READ;
+	if (recv_exact(st, all + got, RECEIVED_SENT - got, 1 * MIB, why, whylen) != 0)
+		goto out;
+	if (fastrmi_recv_received_at(st, all, 0, RECEIVED_SENT) != FASTRMI_ERR_TIMEOUT) {
+		snprintf(why, whylen, "an empty window gave bytes");
+		goto out;
+	}
+	bad = verify(all, RECEIVED_SENT, 13);
+	if (bad != RECEIVED_SENT) {
+		snprintf(why, whylen, "data differs at byte %zu (taken: 0..%zu and on)", bad, taken);
+		goto out;
+	}
+	ret = sync_send(s);
+out:
+	if (paused) {
+		mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE);
+		sem_post(&claim_resume);
+	}
+	if (a.running) {
+		char ignored[ERRMSG];
+
+		fastrmi_stream_abort(st);
+		claim_join(&a, "A", ignored, sizeof(ignored));
 	}
 	fastrmi_stream_close(st);
 	if (handler)
@@ -1960,6 +2153,10 @@ static void run_config(const struct config *cfg)
 	parent = run_pair(cfg, claim_parent, claim_child, why, sizeof(why), NULL, &child);
 	report(cfg, "a second reader waits while a large read copies out of the window without the lock, "
 	       "content verified", parent, why, child, 0);
+
+	parent = run_pair(cfg, received_parent, received_child, why, sizeof(why), NULL, &child);
+	report(cfg, "bytes already received are taken with no provider poll, short of owing credit, and never "
+	       "while another reader holds the lock", parent, why, child, 0);
 
 	parent = run_pair(cfg, eof_parent, eof_child, why, sizeof(why), NULL, &child);
 	report(cfg, "recv and wait_readable time out, abort wakes a blocked recv, half-close and close give "

@@ -54,6 +54,8 @@ final class JniCalls {
 
     static native long recvNow(long stream, Object array, long offset, long length, byte[] err);
 
+    static native long recvReceived(long stream, Object array, long offset, long length);
+
     static native long sendNow(long stream, Object array, long offset, long length, byte[] err);
 
     static native long sendFinish(long stream, byte[] err);

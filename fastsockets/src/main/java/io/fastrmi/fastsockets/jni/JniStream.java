@@ -86,6 +86,11 @@ final class JniStream extends BoundStream<Object> {
     }
 
     @Override
+    protected long recvReceived(Object array, long offset, int length) {
+        return JniCalls.recvReceived(stream, array, offset, length);
+    }
+
+    @Override
     protected long recvBounced(Object array, long offset, int length, int timeout) {
         return JniCalls.recvBounced(stream, readBounce, BOUNCE_BYTES, array, offset, length, timeout, readError);
     }

@@ -10,12 +10,20 @@ import java.util.Objects;
  * no array in hand, so that the GC is never held up by a waiting thread, then copies. A context whose
  * calls may spin for ever on a dead peer's lock (libfabric's shm) is never called with an array in
  * hand: its streams are {@code bounced}, copying through a buffer outside the heap of their own with
- * ordinary calls, so that such a thread costs only itself. No lock: the calls in flight are counted
+ * ordinary calls, so that such a thread costs only itself; only their bulk reads take bytes already
+ * received straight into the array, with a call that waits for nothing, not even a lock. No lock: the calls in flight are counted
  * by a {@link CallGate}, so the library's own lock is the only one a transfer takes.
  *
  * @param <M> how the binding names an array's memory (FFM: a heap segment; JNI: the array)
  */
 public abstract class BoundStream<M> implements NativeStream {
+
+    /**
+     * A bounced stream's reads of at least this many bytes (bulk arrays) wait with no array in hand
+     * and then copy what was received straight into the array, as an unbounced stream's do: one
+     * copy less than through the buffer, for one call more than a small read needs.
+     */
+    static final int BULK_READ_MIN = 32 * 1024;
 
     private final BoundTransport transport;
     private final boolean bounced;
@@ -40,6 +48,12 @@ public abstract class BoundStream<M> implements NativeStream {
 
     /** {@code fastrmi_recv} of what is there now (timeout 0): a count, ERR_TIMEOUT for nothing, or a status. */
     protected abstract long recvNow(M memory, long offset, int length) throws IOException;
+
+    /**
+     * {@code fastrmi_recv_received_at}: bytes already received, straight into the array, on any
+     * context (it waits for nothing, not even a lock); a count, or ERR_TIMEOUT for none.
+     */
+    protected abstract long recvReceived(M memory, long offset, int length) throws IOException;
 
     /** A bounced stream's {@code fastrmi_recv}, waiting as {@code timeout} says (-1: for ever). */
     protected abstract long recvBounced(M memory, long offset, int length, int timeout) throws IOException;
@@ -133,7 +147,7 @@ public abstract class BoundStream<M> implements NativeStream {
         try {
             int timeout = timeoutMillis == 0 ? -1 : timeoutMillis;
             long n;
-            if (bounced && !afterNudge) {
+            if (bounced && !afterNudge && length < BULK_READ_MIN) {
                 // One call that waits in the library if it must: a look first would make two on
                 // most reads of a ping-pong. A read that took longer than a look waited.
                 long start = System.nanoTime();
@@ -142,7 +156,7 @@ public abstract class BoundStream<M> implements NativeStream {
                     readWaitedSince = start;
                 }
             } else {
-                n = recvNow(memory, offset, length);
+                n = takeNow(memory, offset, length);
                 if (NativeStatus.ERR_TIMEOUT.is(n)) {
                     // Nothing there: wait with no array in hand, then copy.
                     readWaitedSince = System.nanoTime();
@@ -153,7 +167,7 @@ public abstract class BoundStream<M> implements NativeStream {
                                 readMessage());
                     }
                     if (n > 0) {
-                        n = recvNow(memory, offset, length);
+                        n = takeNow(memory, offset, length);
                     }
                 }
             }
@@ -167,6 +181,19 @@ public abstract class BoundStream<M> implements NativeStream {
         } finally {
             gate.exit();
         }
+    }
+
+    /**
+     * What is there now, without waiting: a bounced stream's bulk read takes what it can straight
+     * into the array, and what it cannot (bytes not yet taken off the transport, credit owed, a
+     * busy lock) through its buffer.
+     */
+    private long takeNow(M memory, long offset, int length) throws IOException {
+        if (!bounced || length < BULK_READ_MIN) {
+            return recvNow(memory, offset, length);
+        }
+        long n = recvReceived(memory, offset, length);
+        return NativeStatus.ERR_TIMEOUT.is(n) ? recvNow(memory, offset, length) : n;
     }
 
     @Override

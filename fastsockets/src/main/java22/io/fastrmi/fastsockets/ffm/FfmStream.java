@@ -126,6 +126,15 @@ final class FfmStream extends BoundStream<MemorySegment> {
     }
 
     @Override
+    protected long recvReceived(MemorySegment memory, long offset, int length) throws IOException {
+        try {
+            return (long) calls.recvReceived.invokeExact(stream, memory, offset, (long) length);
+        } catch (Throwable t) {
+            throw bindingFailure("read from", t);
+        }
+    }
+
+    @Override
     protected long recvBounced(MemorySegment memory, long offset, int length, int timeout) throws IOException {
         long n;
         try {

@@ -17,7 +17,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * offset into it (so that no slice is made per call), and must never block, so they are only called with timeout 0; waiting goes through
  * {@code fastrmi_wait_readable} / {@code fastrmi_wait_writable}, which copy nothing. A context
  * whose calls may spin for ever on a dead peer's lock ({@code fastrmi_ctx_may_spin_on_dead_peer})
- * is never called critically: {@code send} and {@code recv} through a buffer outside the heap.
+ * is never called critically but for {@code fastrmi_recv_received_at}, which waits for nothing:
+ * {@code send} and {@code recv} through a buffer outside the heap.
  */
 final class NativeCalls {
 
@@ -34,6 +35,7 @@ final class NativeCalls {
     final MethodHandle recv;
     final MethodHandle sendNow;
     final MethodHandle recvNow;
+    final MethodHandle recvReceived;
     final MethodHandle waitReadable;
     final MethodHandle waitReadableAfterNudge;
     final MethodHandle streamNudge;
@@ -80,6 +82,9 @@ final class NativeCalls {
         recv = linker.downcallHandle(find(library, "fastrmi_recv"), transfer);
         sendNow = linker.downcallHandle(find(library, "fastrmi_send_at"), transferAt, critical);
         recvNow = linker.downcallHandle(find(library, "fastrmi_recv_at"), transferAt, critical);
+        // Never waits, on any context (not even for the lock): critical everywhere.
+        recvReceived = linker.downcallHandle(find(library, "fastrmi_recv_received_at"),
+                FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG), critical);
         waitReadable = linker.downcallHandle(find(library, "fastrmi_wait_readable"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
         waitReadableAfterNudge = linker.downcallHandle(find(library, "fastrmi_wait_readable_after_nudge"),
