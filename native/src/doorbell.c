@@ -17,7 +17,8 @@
  * three times the CPU (a null RMI call 25-33 us instead of 8-11 here, in a quarter of the runs);
  * a pipe's wake-up is a "sync" one (the waker will sleep soon), which keeps them on one CPU, as
  * the sockets of stock RMI do. On a quiet machine the futex stays: there a sync wake-up pulls
- * the woken thread onto the waker's busy CPU while the other idles (3x slower in a C ping-pong).
+ * the woken thread onto the waker's busy CPU while the other idles (3x slower in a C ping-pong);
+ * and where the crowd is the context's own sleeping streams (fr_wait_sleeps_on_pipe).
  * The byte stays in the pipe until drained, so a ring between the sleeper's last look and its
  * poll is not lost; a stale byte costs one more look.
  */

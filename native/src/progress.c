@@ -80,6 +80,7 @@ static void fr_sleeping_add(struct fastrmi_stream *s)
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (s->sleepers++ == 0) {
+		ctx->streams_asleep++;
 		s->prev_sleeping = NULL;
 		s->next_sleeping = ctx->sleeping;
 		if (ctx->sleeping != NULL)
@@ -93,6 +94,7 @@ static void fr_sleeping_remove(struct fastrmi_stream *s)
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (--s->sleepers == 0) {
+		ctx->streams_asleep--;
 		if (s->prev_sleeping != NULL)
 			s->prev_sleeping->next_sleeping = s->next_sleeping;
 		else
@@ -111,13 +113,15 @@ static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int ti
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	struct fr_bell_sleep sleep;
+	int on_pipe;
 
 	/* A backend that cannot ring for everything it does on its own (UCX) looks now and then. */
 	if (ctx->bell_look_ms > 0 && (timeout_ms < 0 || timeout_ms > ctx->bell_look_ms))
 		timeout_ms = ctx->bell_look_ms;
+	/* Crowded by others: on the slot's pipe, whose sync wake-up keeps a call's threads on one CPU (doorbell.c). */
+	on_pipe = fr_wait_sleeps_on_pipe(ctx->streams_asleep, fr_now_nsec());
 	fr_sleeping_add(s);
-	/* Crowded: on the slot's pipe, whose sync wake-up keeps a call's threads on one CPU (doorbell.c). */
-	fr_bell_arm(ctx->bell, s->local_id, fr_wait_machine_crowded(fr_now_nsec()), &sleep);
+	fr_bell_arm(ctx->bell, s->local_id, on_pipe, &sleep);
 	/* What was sent before the peer saw us counted in is in the queue now: look once more. */
 	if (fr_progress(ctx, NULL, 0) == 0 && !ready(s) && !s->aborted && !s->failed) {
 		pthread_mutex_unlock(&ctx->lock);

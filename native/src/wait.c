@@ -174,6 +174,17 @@ static int fr_wait_mode_known(int mode)
 	return mode == FASTRMI_WAIT_ADAPTIVE || mode == FASTRMI_WAIT_SPIN || mode == FASTRMI_WAIT_BLOCK;
 }
 
+int fr_wait_crowd_is_ours(unsigned streams_asleep, int cpus)
+{
+	return cpus > 0 && streams_asleep >= (unsigned)cpus;
+}
+
+int fr_wait_sleeps_on_pipe(unsigned streams_asleep, uint64_t now_nsec)
+{
+	/* Ours first: then the machine needs no look (which may read /proc). */
+	return !fr_wait_crowd_is_ours(streams_asleep, fr_usable_cpus()) && fr_wait_machine_crowded(now_nsec);
+}
+
 /* Whether adaptive waiting with a spin of max_nsec finds the machine crowded now. */
 static int fr_wait_crowded_now(int mode, uint64_t max_nsec)
 {

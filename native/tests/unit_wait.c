@@ -126,6 +126,15 @@ static void test_crowded_by(void)
 		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 0) == 0 &&
 		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 1) == FR_WAIT_CROWDED_LOOKS,
 	      "counted otherwise");
+	CHECK("a crowd is ours (a doorbell's sleeper takes the futex, not the pipe) once as many of a context's "
+	      "streams as CPUs sleep",
+	      !fr_wait_crowd_is_ours(0, 2) && !fr_wait_crowd_is_ours(1, 2) && fr_wait_crowd_is_ours(2, 2) &&
+		      fr_wait_crowd_is_ours(7, 2) && !fr_wait_crowd_is_ours(15, 16) && fr_wait_crowd_is_ours(16, 16) &&
+		      !fr_wait_crowd_is_ours(9, 0),
+	      "decided otherwise");
+	fr_wait_set_usable_cpus(2);
+	CHECK("so that a sleeper of such a context takes the futex", !fr_wait_sleeps_on_pipe(2, 0), "the pipe");
+	fr_wait_set_usable_cpus(0);
 	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
 	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
 	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
