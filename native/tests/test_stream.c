@@ -929,6 +929,86 @@ static int claim_join(struct claim_reader *r, const char *name, char *why, size_
 	return 0;
 }
 
+/*
+ * A reader's buffer of `bytes` whose second page may not be written: a copy into it stops there,
+ * in claim_on_segv, until stopped_copy_resume. One at a time (claim_page and the semaphores).
+ */
+struct stopped_copy {
+	unsigned char *buf;
+	size_t len;
+	struct sigaction old;
+	int handler, paused;
+};
+
+static int stopped_copy_open(struct stopped_copy *c, size_t bytes, char *why, size_t whylen)
+{
+	struct sigaction act = { 0 };
+
+	claim_page_size = sysconf(_SC_PAGESIZE);
+	c->len = bytes;
+	c->buf = mmap(NULL, c->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bytes < 2 * (size_t)claim_page_size || c->buf == MAP_FAILED || sem_init(&claim_faulted, 0, 0) != 0 ||
+	    sem_init(&claim_resume, 0, 0) != 0) {
+		snprintf(why, whylen, "set-up failed");
+		return -1;
+	}
+	claim_page = c->buf + claim_page_size;
+	act.sa_sigaction = claim_on_segv;
+	act.sa_flags = SA_SIGINFO;
+	sigemptyset(&act.sa_mask);
+	if (sigaction(SIGSEGV, &act, &c->old) != 0) {
+		snprintf(why, whylen, "sigaction failed: %s", strerror(errno));
+		return -1;
+	}
+	c->handler = 1;
+	if (mprotect(claim_page, (size_t)claim_page_size, PROT_NONE) != 0) {
+		snprintf(why, whylen, "mprotect failed: %s", strerror(errno));
+		return -1;
+	}
+	c->paused = 1;
+	return 0;
+}
+
+/* Waits until a reader's copy stopped at the closed page. */
+static int stopped_copy_reached(const char *reader, char *why, size_t whylen)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	if (sem_timedwait(&claim_faulted, &until) != 0) {
+		snprintf(why, whylen, "reader %s's copy did not reach its closed page", reader);
+		return -1;
+	}
+	return 0;
+}
+
+/* Opens the page: the stopped copy goes on. */
+static int stopped_copy_resume(struct stopped_copy *c, char *why, size_t whylen)
+{
+	if (!c->paused)
+		return 0;
+	if (mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE) != 0) {
+		snprintf(why, whylen, "mprotect failed: %s", strerror(errno));
+		return -1;
+	}
+	c->paused = 0;
+	sem_post(&claim_resume);
+	return 0;
+}
+
+/* Resumes a copy still stopped (on a failure) and restores what stopped_copy_open changed. */
+static void stopped_copy_close(struct stopped_copy *c)
+{
+	char ignored[ERRMSG];
+
+	(void)stopped_copy_resume(c, ignored, sizeof(ignored));
+	if (c->handler)
+		sigaction(SIGSEGV, &c->old, NULL);
+	if (c->buf != NULL && c->buf != MAP_FAILED)
+		munmap(c->buf, c->len);
+}
+
 static int claim_parent(struct side *s, char *why, size_t whylen)
 {
 	return send_pattern(s, CLAIM_SENT, 11, why, whylen);
@@ -936,33 +1016,17 @@ static int claim_parent(struct side *s, char *why, size_t whylen)
 
 static int claim_child(struct side *s, char *why, size_t whylen)
 {
-	unsigned char *all = malloc(CLAIM_SENT), *a_buf = MAP_FAILED;
-	size_t a_len = 0, b_early, bad;
+	unsigned char *all = malloc(CLAIM_SENT);
+	size_t b_early, bad;
 	fastrmi_stream *st = NULL;
 	struct claim_reader a = { 0 }, b = { 0 };
-	struct sigaction act = { 0 }, old;
-	struct timespec until;
+	struct stopped_copy stop = { 0 };
 	int64_t taken;
-	int ret = -1, handler = 0, paused = 0;
+	int ret = -1;
 
-	claim_page_size = sysconf(_SC_PAGESIZE);
-	a_len = CLAIM_READ + (size_t)claim_page_size;
-	a_buf = mmap(NULL, a_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (all == NULL || a_buf == MAP_FAILED || sem_init(&claim_faulted, 0, 0) != 0 ||
-	    sem_init(&claim_resume, 0, 0) != 0) {
-		snprintf(why, whylen, "set-up failed");
-		goto out;
-	}
-	claim_page = a_buf + claim_page_size; /* A copies one page, then stops */
-	act.sa_sigaction = claim_on_segv;
-	act.sa_flags = SA_SIGINFO;
-	sigemptyset(&act.sa_mask);
-	if (sigaction(SIGSEGV, &act, &old) != 0 || mprotect(claim_page, (size_t)claim_page_size, PROT_NONE) != 0) {
-		snprintf(why, whylen, "sigaction/mprotect failed: %s", strerror(errno));
-		goto out;
-	}
-	handler = paused = 1;
-	if (open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0)
+	/* A copies one page, then stops. */
+	if (all == NULL || stopped_copy_open(&stop, CLAIM_READ, why, whylen) != 0 ||
+	    open_stream(s, 2, 1, &st, why, whylen) != 0 || sync_send(s) != 0)
 		goto out;
 	/* A's one read must take CLAIM_READ bytes: wait until the window holds more than that. */
 	for (int i = 0; fastrmi_available(st) <= CLAIM_READ; i++) {
@@ -972,14 +1036,8 @@ static int claim_child(struct side *s, char *why, size_t whylen)
 		}
 		usleep(1000);
 	}
-	if (claim_start(&a, st, a_buf, CLAIM_READ, why, whylen) != 0)
+	if (claim_start(&a, st, stop.buf, CLAIM_READ, why, whylen) != 0 || stopped_copy_reached("A", why, whylen) != 0)
 		goto out;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 10;
-	if (sem_timedwait(&claim_faulted, &until) != 0) {
-		snprintf(why, whylen, "reader A's copy did not reach its closed page");
-		goto out;
-	}
 	/* Nor may bytes be taken by a call that waits for nothing (it gives up at once). */
 	if (received_call_in_time(st, all + CLAIM_READ, CLAIM_B_BYTES, &taken, why, whylen) != 0)
 		goto out;
@@ -991,19 +1049,14 @@ static int claim_child(struct side *s, char *why, size_t whylen)
 		goto out;
 	usleep(CLAIM_PAUSE_USEC);
 	b_early = atomic_load(&b.got);
-	if (mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE) != 0) {
-		snprintf(why, whylen, "mprotect failed: %s", strerror(errno));
-		goto out;
-	}
-	paused = 0;
-	sem_post(&claim_resume);
-	if (claim_join(&a, "A", why, whylen) != 0 || claim_join(&b, "B", why, whylen) != 0)
+	if (stopped_copy_resume(&stop, why, whylen) != 0 || claim_join(&a, "A", why, whylen) != 0 ||
+	    claim_join(&b, "B", why, whylen) != 0)
 		goto out;
 	if (b_early > 0) {
 		snprintf(why, whylen, "reader B read %zu bytes while A's copy out of the window was stopped", b_early);
 		goto out;
 	}
-	memcpy(all, a_buf, CLAIM_READ);
+	memcpy(all, stop.buf, CLAIM_READ);
 	if (recv_exact(st, all + CLAIM_READ + CLAIM_B_BYTES, CLAIM_SENT - CLAIM_READ - CLAIM_B_BYTES, 1 * MIB,
 		       why, whylen) != 0)
 		goto out;
@@ -1015,22 +1068,16 @@ static int claim_child(struct side *s, char *why, size_t whylen)
 	}
 	ret = sync_send(s);
 out:
-	if (paused) {
-		mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE);
-		sem_post(&claim_resume);
-	}
 	if (a.running || b.running) {
 		char ignored[ERRMSG];
 
+		(void)stopped_copy_resume(&stop, ignored, sizeof(ignored));
 		fastrmi_stream_abort(st);
 		claim_join(&a, "A", ignored, sizeof(ignored));
 		claim_join(&b, "B", ignored, sizeof(ignored));
 	}
 	fastrmi_stream_close(st);
-	if (handler)
-		sigaction(SIGSEGV, &old, NULL);
-	if (a_buf != MAP_FAILED)
-		munmap(a_buf, a_len);
+	stopped_copy_close(&stop);
 	free(all);
 	return ret;
 }
@@ -1052,22 +1099,17 @@ static int received_parent(struct side *s, char *why, size_t whylen)
 
 static int received_child(struct side *s, char *why, size_t whylen)
 {
-	unsigned char *all = malloc(RECEIVED_SENT), *a_buf = MAP_FAILED;
-	size_t got = 0, taken, a_len = 0, bad;
+	unsigned char *all = malloc(RECEIVED_SENT);
+	size_t got = 0, taken, bad;
 	fastrmi_stream *st = NULL;
 	struct fastrmi_wait_counts before, after;
 	struct claim_reader a = { 0 };
-	struct sigaction act = { 0 }, old;
-	struct timespec until;
+	struct stopped_copy stop = { 0 };
 	char err[ERRMSG];
 	int64_t n;
-	int ret = -1, handler = 0, paused = 0;
+	int ret = -1;
 
-	claim_page_size = sysconf(_SC_PAGESIZE);
-	a_len = RECEIVED_HELD_READ + (size_t)claim_page_size;
-	a_buf = mmap(NULL, a_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (all == NULL || a_buf == MAP_FAILED || sem_init(&claim_faulted, 0, 0) != 0 ||
-	    sem_init(&claim_resume, 0, 0) != 0) {
+	if (all == NULL) {
 		snprintf(why, whylen, "set-up failed");
 		goto out;
 	}
@@ -1111,38 +1153,19 @@ static int received_child(struct side *s, char *why, size_t whylen)
 	got += (size_t)n;
 
 	/* Reader A copies RECEIVED_HELD_READ bytes with the lock held, and stops at a closed page. */
-	claim_page = a_buf + claim_page_size;
-	act.sa_sigaction = claim_on_segv;
-	act.sa_flags = SA_SIGINFO;
-	sigemptyset(&act.sa_mask);
-	if (sigaction(SIGSEGV, &act, &old) != 0 || mprotect(claim_page, (size_t)claim_page_size, PROT_NONE) != 0) {
-		snprintf(why, whylen, "sigaction/mprotect failed: %s", strerror(errno));
+	if (stopped_copy_open(&stop, RECEIVED_HELD_READ, why, whylen) != 0 ||
+	    claim_start(&a, st, stop.buf, RECEIVED_HELD_READ, why, whylen) != 0 ||
+	    stopped_copy_reached("A", why, whylen) != 0)
 		goto out;
-	}
-	handler = paused = 1;
-	if (claim_start(&a, st, a_buf, RECEIVED_HELD_READ, why, whylen) != 0)
-		goto out;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 10;
-	if (sem_timedwait(&claim_faulted, &until) != 0) {
-		snprintf(why, whylen, "reader A's copy did not reach its closed page");
-		goto out;
-	}
 	if (received_call_in_time(st, all + got, RECEIVED_SENT - got, &n, why, whylen) != 0)
 		goto out;
 	if (n != FASTRMI_ERR_TIMEOUT) {
 		snprintf(why, whylen, "took %" PRId64 " bytes while reader A held the context lock", n);
 		goto out;
 	}
-	if (mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE) != 0) {
-		snprintf(why, whylen, "mprotect failed: %s", strerror(errno));
+	if (stopped_copy_resume(&stop, why, whylen) != 0 || claim_join(&a, "A", why, whylen) != 0)
 		goto out;
-	}
-	paused = 0;
-	sem_post(&claim_resume);
-	if (claim_join(&a, "A", why, whylen) != 0)
-		goto out;
-	memcpy(all + got, a_buf, RECEIVED_HELD_READ);
+	memcpy(all + got, stop.buf, RECEIVED_HELD_READ);
 	got += RECEIVED_HELD_READ;
 	if (recv_exact(st, all + got, RECEIVED_SENT - got, 1 * MIB, why, whylen) != 0)
 		goto out;
@@ -1157,21 +1180,15 @@ static int received_child(struct side *s, char *why, size_t whylen)
 	}
 	ret = sync_send(s);
 out:
-	if (paused) {
-		mprotect(claim_page, (size_t)claim_page_size, PROT_READ | PROT_WRITE);
-		sem_post(&claim_resume);
-	}
 	if (a.running) {
 		char ignored[ERRMSG];
 
+		(void)stopped_copy_resume(&stop, ignored, sizeof(ignored));
 		fastrmi_stream_abort(st);
 		claim_join(&a, "A", ignored, sizeof(ignored));
 	}
 	fastrmi_stream_close(st);
-	if (handler)
-		sigaction(SIGSEGV, &old, NULL);
-	if (a_buf != MAP_FAILED)
-		munmap(a_buf, a_len);
+	stopped_copy_close(&stop);
 	free(all);
 	return ret;
 }
