@@ -277,7 +277,6 @@ struct fastrmi_ctx {
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	unsigned long pollers;     /* threads that went into be->block so far (fr_block's deputy) */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond or doorbell */
-	unsigned streams_asleep;   /* how many streams that list holds */
 	/* The one sleeper on a condition that wakes by itself to take the wait object over when no
 	 * thread polls (fr_block), and how long it sleeps before it looks. */
 	struct fastrmi_stream *deputy;

@@ -75,12 +75,12 @@ int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
  * FIFOs) or takes a large message of ours, so we look again. An idle context has
  * neither and sleeps until woken.
  */
-static void fr_sleeping_add(struct fastrmi_stream *s)
+static void fr_sleeping_add(struct fastrmi_stream *s, uint64_t now)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (s->sleepers++ == 0) {
-		ctx->streams_asleep++;
+		s->asleep_since = now;
 		s->prev_sleeping = NULL;
 		s->next_sleeping = ctx->sleeping;
 		if (ctx->sleeping != NULL)
@@ -94,7 +94,6 @@ static void fr_sleeping_remove(struct fastrmi_stream *s)
 	struct fastrmi_ctx *ctx = s->ctx;
 
 	if (--s->sleepers == 0) {
-		ctx->streams_asleep--;
 		if (s->prev_sleeping != NULL)
 			s->prev_sleeping->next_sleeping = s->next_sleeping;
 		else
@@ -102,6 +101,21 @@ static void fr_sleeping_remove(struct fastrmi_stream *s)
 		if (s->next_sleeping != NULL)
 			s->next_sleeping->prev_sleeping = s->prev_sleeping;
 	}
+}
+
+/*
+ * How many of the context's streams fell asleep within FR_WAIT_OWN_CROWD_NSEC: busy streams, not
+ * the readers of idle connections (a server's pooled ones sleep for seconds). The list is newest
+ * first, so the count stops at the first older one.
+ */
+static unsigned fr_streams_asleep_lately(const struct fastrmi_ctx *ctx, uint64_t now)
+{
+	unsigned n = 0;
+
+	for (const struct fastrmi_stream *s = ctx->sleeping; s != NULL && now - s->asleep_since < FR_WAIT_OWN_CROWD_NSEC;
+	     s = s->next_sleeping)
+		n++;
+	return n;
 }
 
 /*
@@ -113,14 +127,16 @@ static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int ti
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	struct fr_bell_sleep sleep;
+	uint64_t now;
 	int on_pipe;
 
 	/* A backend that cannot ring for everything it does on its own (UCX) looks now and then. */
 	if (ctx->bell_look_ms > 0 && (timeout_ms < 0 || timeout_ms > ctx->bell_look_ms))
 		timeout_ms = ctx->bell_look_ms;
 	/* Crowded by others: on the slot's pipe, whose sync wake-up keeps a call's threads on one CPU (doorbell.c). */
-	on_pipe = fr_wait_sleeps_on_pipe(ctx->streams_asleep, fr_now_nsec());
-	fr_sleeping_add(s);
+	now = fr_now_nsec();
+	on_pipe = fr_wait_sleeps_on_pipe(fr_streams_asleep_lately(ctx, now), now);
+	fr_sleeping_add(s, now);
 	fr_bell_arm(ctx->bell, s->local_id, on_pipe, &sleep);
 	/* What was sent before the peer saw us counted in is in the queue now: look once more. */
 	if (fr_progress(ctx, NULL, 0) == 0 && !ready(s) && !s->aborted && !s->failed) {
@@ -199,7 +215,7 @@ static enum fr_may_poll fr_block_on_cond(struct fastrmi_stream *s, uint64_t dead
 		if (now + ctx->deputy_nsec < until)
 			until = now + ctx->deputy_nsec;
 	}
-	fr_sleeping_add(s);
+	fr_sleeping_add(s, now);
 	ret = fr_cond_wait_until(s, until);
 	fr_sleeping_remove(s);
 	if (!deputy)

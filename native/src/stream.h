@@ -80,6 +80,7 @@ struct fastrmi_stream {
 	int nudging;             /* its reader nudged another stream's and waits without spinning */
 	pthread_cond_t cond;
 	unsigned sleepers;
+	uint64_t asleep_since;  /* when its first sleeper fell asleep (on ctx->sleeping, newest first) */
 	int wants_tx;           /* its waiter needs a free send buffer */
 	struct fastrmi_stream *next_sleeping;
 	struct fastrmi_stream *prev_sleeping;

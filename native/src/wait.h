@@ -97,11 +97,13 @@ void fr_wait_set_usable_cpus(int cpus);
 
 /*
  * Whether a thread about to sleep on a doorbell sleeps on its slot's pipe (doorbell.c): when the
- * machine is crowded, unless as many of its context's streams as there are usable CPUs sleep
- * already (streams_asleep). Then much of the crowd is ours (many clients of one server, a client's
- * many threads) and the futex spreads their wake-ups over the cores, where the pipe's sync
- * wake-ups would heap them onto the wakers' (star8 0.71x stock against 0.84x on 2 cores).
+ * machine is crowded, unless as many of its context's streams as there are usable CPUs fell asleep
+ * within FR_WAIT_OWN_CROWD_NSEC (streams_asleep; idle connections' readers, asleep for longer, do
+ * not count). Then much of the crowd is ours (many clients of one server, a client's many threads)
+ * and the futex spreads their wake-ups over the cores, where the pipe's sync wake-ups would heap
+ * them onto the wakers' (star8 0.67-0.69x stock against 0.83-0.88x on 2 cores).
  */
+#define FR_WAIT_OWN_CROWD_NSEC 5000000u
 int fr_wait_sleeps_on_pipe(unsigned streams_asleep, uint64_t now_nsec);
 /* Whether so many streams asleep make the crowd ours, for a number of usable CPUs (for the tests). */
 int fr_wait_crowd_is_ours(unsigned streams_asleep, int cpus);

@@ -1979,13 +1979,52 @@ static int pipe_fds_open(void)
 	return count;
 }
 
+/* Whether this process has made the pipe of the doorbell slot of its stream local_id. */
+static int has_pipe_for(uint64_t local_id)
+{
+	char pattern[160];
+	glob_t g;
+	int found;
+
+	snprintf(pattern, sizeof(pattern), "/dev/shm/fastrmi-%u/*pipe-ns*-%d-*-%u", fastrmi_process_uid(), (int)getpid(),
+		 (unsigned)(local_id % 1024)); /* FR_BELL_SLOTS */
+	found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	if (found)
+		globfree(&g);
+	return found;
+}
+
+/*
+ * Beside the ping-pong, CROWD_IDLE_STREAMS idle streams with a reader each, asleep for longer than
+ * FR_WAIT_OWN_CROWD_NSEC before the ping-pong starts: more than this VM's CPUs, but they do not make
+ * the crowd ours (a server's pooled connections), so the ping-pong's sleepers still take the pipe.
+ */
+#define CROWD_IDLE_STREAMS 4
+#define CROWD_IDLE_ASLEEP_USEC 50000
+
 static int crowd_side(struct side *s, char *why, size_t whylen)
 {
-	fastrmi_stream *st = NULL;
+	fastrmi_stream *st = NULL, *idle[CROWD_IDLE_STREAMS] = { NULL };
+	struct blocked_recv readers[CROWD_IDLE_STREAMS] = { 0 };
+	pthread_t threads[CROWD_IDLE_STREAMS];
+	int started = 0;
 	double t0;
 	uint32_t i, v;
 	int ret = -1;
 
+	for (int k = 0; k < CROWD_IDLE_STREAMS; k++) {
+		uint64_t mine = 10 + 2 * (uint64_t)k + (s->is_child ? 1 : 0), theirs = 10 + 2 * (uint64_t)k + (s->is_child ? 0 : 1);
+
+		if (open_stream(s, mine, theirs, &idle[k], why, whylen) != 0)
+			goto out;
+		readers[k].st = idle[k];
+		if (pthread_create(&threads[k], NULL, blocked_recv_thread, &readers[k]) != 0) {
+			snprintf(why, whylen, "pthread_create failed");
+			goto out;
+		}
+		started++;
+	}
+	usleep(CROWD_IDLE_ASLEEP_USEC);
 	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
 		goto out;
 	t0 = now_sec(CLOCK_MONOTONIC);
@@ -2015,15 +2054,23 @@ static int crowd_side(struct side *s, char *why, size_t whylen)
 			break;
 		}
 	}
-	if (pipes_of(getpid()) == 0) {
-		snprintf(why, whylen, "%u round trips beside %d busy processes and no doorbell pipe made", i,
-			 crowd_size);
+	if (!has_pipe_for(s->is_child ? 2 : 1)) {
+		snprintf(why, whylen, "%u round trips beside %d busy processes and %d idle streams, and no doorbell pipe "
+			 "made for the ping-pong's stream", i, crowd_size, CROWD_IDLE_STREAMS);
 		goto out;
 	}
-	/* The stream's pipes go with it, while its context stays open (issue 32: a server with client
-	 * churn kept one per slot its streams ever used, and the peers' too). */
+	/* The streams' pipes go with them, while their context stays open (issue 32: a server with
+	 * client churn kept one per slot its streams ever used, and the peers' too). */
 	fastrmi_stream_close(st);
 	st = NULL;
+	for (; started > 0; started--) {
+		fastrmi_stream_abort(idle[started - 1]);
+		pthread_join(threads[started - 1], NULL);
+	}
+	for (int k = 0; k < CROWD_IDLE_STREAMS; k++) {
+		fastrmi_stream_close(idle[k]);
+		idle[k] = NULL;
+	}
 	if (pipes_of(getpid()) != 0 || pipe_fds_open() != 0) {
 		snprintf(why, whylen, "after the stream closed, its context open: %d pipes of ours in the user's folder, "
 			 "%d pipe descriptors open", pipes_of(getpid()), pipe_fds_open());
@@ -2032,6 +2079,12 @@ static int crowd_side(struct side *s, char *why, size_t whylen)
 	ret = 0;
 out:
 	fastrmi_stream_close(st);
+	for (; started > 0; started--) {
+		fastrmi_stream_abort(idle[started - 1]);
+		pthread_join(threads[started - 1], NULL);
+	}
+	for (int k = 0; k < CROWD_IDLE_STREAMS; k++)
+		fastrmi_stream_close(idle[k]);
 	return ret;
 }
 
@@ -2049,7 +2102,8 @@ static void test_crowded(const struct config *cfg)
 			 pipes_of(getpid()), pipes_of(child_pid));
 		parent = -1;
 	}
-	report(cfg, "a ping-pong on a crowded machine sleeps on the doorbell slots' pipes; closing the stream removes them",
+	report(cfg, "a ping-pong on a crowded machine sleeps on its doorbell slot's pipe, idle streams asleep beside it; "
+	       "closing the streams removes the pipes",
 	       parent, why, child, 0);
 }
 
