@@ -396,6 +396,28 @@ static void fr_ring_copy_out(const struct fastrmi_stream *s, size_t start, void 
 	memcpy((unsigned char *)buf + first, s->ring, n - first);
 }
 
+/* Takes n bytes off the ring's head (lock held): returns where they start, for fr_ring_copy_out. */
+static size_t fr_ring_take(struct fastrmi_stream *s, size_t n)
+{
+	size_t start = s->ring_head;
+
+	s->ring_head = (s->ring_head + n) % FASTRMI_STREAM_WINDOW;
+	s->ring_count -= n;
+	return start;
+}
+
+/*
+ * After n taken bytes were copied out (lock held, no claim out): they are owed to the peer as
+ * credit, and an empty ring starts over at its first pages (and cache lines), where small
+ * messages then stay.
+ */
+static void fr_ring_taken(struct fastrmi_stream *s, size_t n)
+{
+	if (s->ring_count == 0)
+		s->ring_head = 0;
+	s->unreported += n;
+}
+
 FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int timeout_ms,
 				 char *err, size_t errlen)
 {
@@ -417,9 +439,7 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 		return ret;
 	}
 	n = s->ring_count < cap ? s->ring_count : cap;
-	start = s->ring_head;
-	s->ring_head = (s->ring_head + n) % FASTRMI_STREAM_WINDOW;
-	s->ring_count -= n;
+	start = fr_ring_take(s, n);
 	if (n >= FR_COPY_UNLOCKED_MIN) {
 		/*
 		 * A large copy goes without the lock, so that the context's other streams do not wait
@@ -435,13 +455,8 @@ FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int t
 	} else {
 		fr_ring_copy_out(s, start, buf, n);
 	}
-	/*
-	 * Small messages keep to the first pages (and cache lines). No claim is out: only this read
-	 * could have made one (fr_recv_ready).
-	 */
-	if (s->ring_count == 0)
-		s->ring_head = 0;
-	s->unreported += n;
+	/* No claim is out: only this read could have made one (fr_recv_ready). */
+	fr_ring_taken(s, n);
 	if (s->unreported >= FR_CREDIT_BATCH)
 		fr_stream_flush(s);
 	pthread_mutex_unlock(&s->ctx->lock);
@@ -488,12 +503,8 @@ FASTRMI_API int64_t fastrmi_recv_received_at(fastrmi_stream *s, void *base, size
 		return FASTRMI_ERR_TIMEOUT;
 	}
 	/* Copied with the lock held: retaking it after an unlocked copy could wait. */
-	fr_ring_copy_out(s, s->ring_head, (unsigned char *)base + offset, n);
-	s->ring_head = (s->ring_head + n) % FASTRMI_STREAM_WINDOW;
-	s->ring_count -= n;
-	if (s->ring_count == 0)
-		s->ring_head = 0;
-	s->unreported += n;
+	fr_ring_copy_out(s, fr_ring_take(s, n), (unsigned char *)base + offset, n);
+	fr_ring_taken(s, n);
 	pthread_mutex_unlock(&s->ctx->lock);
 	return (int64_t)n;
 }

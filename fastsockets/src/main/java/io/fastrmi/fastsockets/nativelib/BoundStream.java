@@ -147,7 +147,7 @@ public abstract class BoundStream<M> implements NativeStream {
         try {
             int timeout = timeoutMillis == 0 ? -1 : timeoutMillis;
             long n;
-            if (bounced && !afterNudge && length < BULK_READ_MIN) {
+            if (bounced && !afterNudge && !takesReceived(length)) {
                 // One call that waits in the library if it must: a look first would make two on
                 // most reads of a ping-pong. A read that took longer than a look waited.
                 long start = System.nanoTime();
@@ -189,11 +189,16 @@ public abstract class BoundStream<M> implements NativeStream {
      * busy lock) through its buffer.
      */
     private long takeNow(M memory, long offset, int length) throws IOException {
-        if (!bounced || length < BULK_READ_MIN) {
+        if (!takesReceived(length)) {
             return recvNow(memory, offset, length);
         }
         long n = recvReceived(memory, offset, length);
         return NativeStatus.ERR_TIMEOUT.is(n) ? recvNow(memory, offset, length) : n;
+    }
+
+    /** Whether a read of {@code length} bytes takes received bytes straight into the array (a bounced stream's bulk read). */
+    private boolean takesReceived(int length) {
+        return bounced && length >= BULK_READ_MIN;
     }
 
     @Override
