@@ -197,8 +197,9 @@ FASTRMI_API int fastrmi_ctx_open(int backend, const char *provider, uint32_t spi
 enum fastrmi_wait_mode {
 	/* The default. Spins about four times as long as the stream's recent replies took,
 	 * and not at all while replies outlast the spin (an idle peer, a callback), while the
-	 * machine has more runnable threads than usable CPUs, on one usable CPU, or once it
-	 * woke another waiting thread of the context (the one it probably waits for). */
+	 * machine has more runnable threads than usable CPUs (unless, on shared memory, the
+	 * thread waited for runs on another CPU), on one usable CPU, or once it woke another
+	 * waiting thread of the context (the one it probably waits for). */
 	FASTRMI_WAIT_ADAPTIVE = 0,
 	FASTRMI_WAIT_SPIN = 1,  /* always spins the whole spin time, then blocks */
 	FASTRMI_WAIT_BLOCK = 2, /* never spins */
@@ -313,6 +314,7 @@ struct fastrmi_wait_counts {
 	uint64_t nudges;            /* fastrmi_stream_nudge calls that found their stream's reader asleep */
 	uint64_t answered_nudged;   /* waits for data that a nudged spin answered */
 	uint64_t provider_polls;    /* the provider's progress called (a read of bytes already there calls none) */
+	uint64_t spun_crowded;      /* waits that spun on a crowded machine: the thread waited for ran on another CPU */
 };
 FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts);
 

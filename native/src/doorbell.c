@@ -178,7 +178,7 @@ static void fr_bell_ring_slot(struct fr_bell *bell, unsigned i)
 	atomic_thread_fence(memory_order_seq_cst);
 	atomic_fetch_add(&slot->seq, 1);
 	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load(&slot->sleepers) > 0)
+	if ((atomic_load(&slot->sleepers) & FR_BELL_SLEEPERS_MASK) > 0)
 		fr_futex(&slot->seq, FUTEX_WAKE, INT_MAX, NULL);
 	if (atomic_load(&slot->piped) == 0)
 		return;
@@ -200,7 +200,8 @@ void fr_bell_ring(struct fr_bell *bell, uint64_t stream_id)
 void fr_bell_ring_all(struct fr_bell *bell)
 {
 	for (unsigned i = 0; i < FR_BELL_SLOTS; i++)
-		if (atomic_load(&bell->page->slot[i].sleepers) > 0 || atomic_load(&bell->page->slot[i].piped) > 0)
+		if ((atomic_load(&bell->page->slot[i].sleepers) & FR_BELL_SLEEPERS_MASK) > 0 ||
+		    atomic_load(&bell->page->slot[i].piped) > 0)
 			fr_bell_ring_slot(bell, i);
 }
 
@@ -276,4 +277,28 @@ void fr_bell_disarm(struct fr_bell *bell, uint64_t stream_id, const struct fr_be
 		atomic_store(&fr_bell_slot(bell, stream_id)->piped, 0);
 	else
 		atomic_fetch_sub(&fr_bell_slot(bell, stream_id)->sleepers, 1);
+}
+
+void fr_bell_note_cpu(struct fr_bell *bell, uint64_t stream_id, int cpu)
+{
+	struct fr_bell_slot *slot = fr_bell_slot(bell, stream_id);
+	uint32_t noted = cpu >= 0 && cpu < (int)FR_BELL_SLEEPERS_MASK ? (uint32_t)cpu + 1 : 0;
+	uint32_t word = atomic_load_explicit(&slot->sleepers, memory_order_relaxed);
+
+	/* Written only when it changes: the peer reads the word at every ring. The count beside it
+	 * moves under us (threads of ours arming and disarming), so compare and swap. */
+	while (word >> FR_BELL_CPU_SHIFT != noted &&
+	       !atomic_compare_exchange_weak_explicit(&slot->sleepers, &word,
+						      (word & FR_BELL_SLEEPERS_MASK) | noted << FR_BELL_CPU_SHIFT,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
+int fr_bell_cpu(const struct fr_bell *bell, uint64_t stream_id)
+{
+	/* The peer's word, any value: only ever compared with a CPU of ours. */
+	uint32_t noted = atomic_load_explicit(&bell->page->slot[fr_bell_index(stream_id)].sleepers,
+					      memory_order_relaxed) >> FR_BELL_CPU_SHIFT;
+
+	return noted == 0 ? -1 : (int)noted - 1;
 }

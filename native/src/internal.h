@@ -139,9 +139,17 @@ struct fr_tx {
 #define FR_BELL_PIPE_LOOK_MS 1000 /* longest a pipe sleeper sleeps unrung (a ringer that could not open the pipe) */
 struct fr_bell_slot {
 	_Atomic uint32_t seq;      /* futex word: bumped by every ring */
-	_Atomic uint32_t sleepers; /* threads (about to be) blocked on seq */
+	_Atomic uint32_t sleepers; /* low 16 bits: threads (about to be) blocked on seq; high: see below */
 	_Atomic uint32_t piped;    /* 1 while a thread (about to) sleep(s) on the slot's pipe: one at most */
 };
+/*
+ * The high 16 bits of sleepers: the CPU + 1 that a thread waiting on one of the slot's streams last
+ * ran on (0: not known), which the owner notes and its peers read (fr_bell_note_cpu, fr_bell_cpu).
+ * The page had no room for a field of its own. An older build leaves the bits at 0 and, as a
+ * ringer of our page, takes them for a sleeper: it makes a futex wake-up that wakes nobody.
+ */
+#define FR_BELL_SLEEPERS_MASK 0xffffu
+#define FR_BELL_CPU_SHIFT 16
 struct fr_doorbell {
 	struct fr_bell_slot slot[FR_BELL_SLOTS];
 	/* Per slot: bumped by the owner whenever it makes the slot's pipe anew. The owner removes a
@@ -189,6 +197,10 @@ void fr_bell_arm(struct fr_bell *bell, uint64_t stream_id, int on_pipe, struct f
 /* Ours, lock not held: sleeps until rung after arm, or timeout_ms (-1 forever). */
 void fr_bell_wait(struct fr_bell *bell, uint64_t stream_id, const struct fr_bell_sleep *sleep, int timeout_ms);
 void fr_bell_disarm(struct fr_bell *bell, uint64_t stream_id, const struct fr_bell_sleep *sleep);
+/* Ours: notes the CPU (sched_getcpu, -1 unknown) that a thread waiting on stream stream_id runs on. */
+void fr_bell_note_cpu(struct fr_bell *bell, uint64_t stream_id, int cpu);
+/* A peer's: the CPU its thread waiting on stream stream_id last ran on, -1 when not known. */
+int fr_bell_cpu(const struct fr_bell *bell, uint64_t stream_id);
 
 /* A peer context, shared by all streams to it. */
 struct fr_peer {

@@ -143,8 +143,10 @@ static void fr_block_on_bell(struct fastrmi_stream *s, fr_ready_fn ready, int ti
 		pthread_mutex_unlock(&ctx->lock);
 		fr_bell_wait(ctx->bell, s->local_id, &sleep, timeout_ms);
 		/* Awake: counted out before waiting for the lock (which may take a while on a busy
-		 * context), so that rings meanwhile cost the ringers no system call. */
+		 * context), so that rings meanwhile cost the ringers no system call. The CPU we
+		 * woke on is where the peer's next wait finds us (fr_spins_beside_crowd). */
 		fr_bell_disarm(ctx->bell, s->local_id, &sleep);
+		fr_bell_note_cpu(ctx->bell, s->local_id, sched_getcpu());
 		pthread_mutex_lock(&ctx->lock);
 	} else {
 		fr_bell_disarm(ctx->bell, s->local_id, &sleep);
@@ -362,6 +364,19 @@ static int fr_may_spin_nudged(const struct fastrmi_stream *s, int counted)
 }
 
 /*
+ * Lock held. Whether a wait on s spins though the machine is crowded: when the thread it waits for
+ * runs on another CPU than this one (the CPU the peer noted in its doorbell at its last wait,
+ * fr_wait_spins_though_crowded).
+ */
+static int fr_spins_beside_crowd(struct fastrmi_stream *s, uint64_t now)
+{
+	if (s->ctx->bell == NULL || s->peer == NULL || s->peer->bell == NULL)
+		return 0;
+	return fr_wait_spins_though_crowded(sched_getcpu(), fr_bell_cpu(s->peer->bell, s->peer_id),
+					    fr_streams_asleep_lately(s->ctx, now));
+}
+
+/*
  * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
  * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
  * the context woke another waiting thread meanwhile: in a nested call (a callback) that thread
@@ -377,7 +392,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
 	uint64_t start = 0, spin = 0, now, nudged_since = 0;
 	unsigned long wakes = 0, nudged_wakes = 0;
-	int waiting = 0, blocked = 0, counted = 0, nudged = 0;
+	int waiting = 0, blocked = 0, counted = 0, nudged = 0, crowded, beside_crowd;
 	enum fr_may_poll may_poll = FR_MAY_POLL;
 	unsigned long block_wakes = 0;
 	int ret;
@@ -439,8 +454,13 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			if (ready == fr_recv_ready && ctx->bell == NULL)
 				s->rx_wait_since = now;
 			wakes = ctx->wakes;
+			/* Where we wait, for the peer's waits (fr_spins_beside_crowd); the doorbell's slot is ours. */
+			if (ctx->bell != NULL)
+				fr_bell_note_cpu(ctx->bell, s->local_id, sched_getcpu());
+			crowded = adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now);
+			beside_crowd = crowded && fr_spins_beside_crowd(s, now);
 			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
-						adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now));
+						crowded && !beside_crowd);
 			if (spin > 0 && adaptive && ctx->spinners >= fr_wait_spinners_max())
 				spin = 0;
 			/* It nudged the stream whose data comes first: that one's reader spins, not this. */
@@ -450,6 +470,8 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			if (spin > 0) {
 				ctx->spinners++;
 				counted = 1;
+				if (beside_crowd)
+					ctx->wait_counts.spun_crowded++;
 			}
 		}
 		if (!blocked && now - start < spin && ctx->wakes == wakes) {

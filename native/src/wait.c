@@ -185,6 +185,16 @@ int fr_wait_sleeps_on_pipe(unsigned streams_asleep, uint64_t now_nsec)
 	return !fr_wait_crowd_is_ours(streams_asleep, fr_usable_cpus()) && fr_wait_machine_crowded(now_nsec);
 }
 
+int fr_wait_spins_though_crowded_for(int our_cpu, int peer_cpu, unsigned streams_asleep, int cpus)
+{
+	return our_cpu >= 0 && peer_cpu >= 0 && our_cpu != peer_cpu && !fr_wait_crowd_is_ours(streams_asleep, cpus);
+}
+
+int fr_wait_spins_though_crowded(int our_cpu, int peer_cpu, unsigned streams_asleep)
+{
+	return fr_wait_spins_though_crowded_for(our_cpu, peer_cpu, streams_asleep, fr_usable_cpus());
+}
+
 /* Whether adaptive waiting with a spin of max_nsec finds the machine crowded now. */
 static int fr_wait_crowded_now(int mode, uint64_t max_nsec)
 {

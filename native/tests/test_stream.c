@@ -2107,6 +2107,158 @@ static void test_crowded(const struct config *cfg)
 	       parent, why, child, 0);
 }
 
+/* ---- a crowded machine, a ping-pong on two CPUs or on one ------------------------------- *
+ *
+ * One busy process pinned to each CPU crowds the machine. A ping-pong whose two threads are
+ * pinned to two CPUs spins (fr_wait_spins_though_crowded: there a spin takes nothing from the
+ * peer, and a sleep costs its CPU an interrupt): its threads sleep in few round trips. Pinned
+ * both to one CPU, they never spin: a spinner would hold the core its peer needs. Counted (the
+ * context's crowded spins, the thread's voluntary context switches), not timed. */
+
+#define PINNED_WARM_SEC 0.1 /* the crowd seen (FR_WAIT_CROWDED_LOOKS), the CPUs noted, the spins learnt */
+#define PINNED_SEC 0.3
+#define PINNED_MIN_ROUND_TRIPS 200
+#define PINNED_MEASURED 0x80000000u /* a round trip the parent counts: the child counts from the first */
+
+static int pinned_cpu[2];     /* the first two CPUs this process may use */
+static int pinned_same_cpu;   /* both ends on pinned_cpu[0], else the child on pinned_cpu[1] */
+
+static int pin_thread(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* One busy process pinned to each CPU this process may use (at most 16): 0, or -1 when fewer than 2. */
+static int pinned_crowd_start(void)
+{
+	cpu_set_t set;
+	int found = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	for (int cpu = 0; cpu < CPU_SETSIZE && crowd_size < 16; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (found < 2)
+			pinned_cpu[found++] = cpu;
+		crowd[crowd_size] = fork();
+		if (crowd[crowd_size] == 0) {
+			alarm(TEST_ALARM_SEC);
+			if (pin_thread(cpu) != 0)
+				_exit(1);
+			for (volatile unsigned long x = 0;; x++)
+				;
+		}
+		crowd_size++;
+	}
+	return found == 2 ? 0 : -1;
+}
+
+static int pinned_side(struct side *s, char *why, size_t whylen)
+{
+	int cpu = s->is_child && !pinned_same_cpu ? pinned_cpu[1] : pinned_cpu[0];
+	fastrmi_stream *st = NULL;
+	pid_t tid = gettid();
+	long sleeps_before = -1, sleeps;
+	struct fastrmi_wait_counts before = { 0 }, after;
+	uint32_t i, v, measured = 0;
+	char err[ERRMSG];
+	double t0, t_measured = 0;
+	uint64_t spun;
+	int ret = -1;
+
+	/* The CPUs named, not counted from the mask this thread is about to narrow. */
+	if (fastrmi_ctx_set_wait(s->ctx, FASTRMI_WAIT_ADAPTIVE, 2, err, sizeof(err)) != 0) {
+		snprintf(why, whylen, "fastrmi_ctx_set_wait: %s", err);
+		goto out;
+	}
+	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
+		goto out;
+	if (pin_thread(cpu) != 0) {
+		snprintf(why, whylen, "sched_setaffinity(CPU %d): %s", cpu, strerror(errno));
+		goto out;
+	}
+	t0 = now_sec(CLOCK_MONOTONIC);
+	/* The parent decides when each phase ends, and the child follows (crowd_side). */
+	for (i = 0;; i++) {
+		if (!s->is_child) {
+			v = i | (t_measured > 0 ? PINNED_MEASURED : 0);
+			if (send_all(st, &v, sizeof(v), why, whylen) != 0)
+				goto out;
+		}
+		if (recv_exact(st, &v, sizeof(v), sizeof(v), why, whylen) != 0)
+			goto out;
+		if (s->is_child && send_all(st, &v, sizeof(v), why, whylen) != 0)
+			goto out;
+		if (v == UINT32_MAX)
+			break;
+		if ((v & PINNED_MEASURED) && sleeps_before < 0) {
+			sleeps_before = thread_sleeps(tid);
+			fastrmi_ctx_wait_counts(s->ctx, &before);
+		}
+		if (v & PINNED_MEASURED)
+			measured++;
+		if (!s->is_child && t_measured == 0 && now_sec(CLOCK_MONOTONIC) - t0 >= PINNED_WARM_SEC)
+			t_measured = now_sec(CLOCK_MONOTONIC);
+		if (!s->is_child && t_measured > 0 && measured >= PINNED_MIN_ROUND_TRIPS &&
+		    now_sec(CLOCK_MONOTONIC) - t_measured >= PINNED_SEC) {
+			v = UINT32_MAX;
+			if (send_all(st, &v, sizeof(v), why, whylen) != 0 ||
+			    recv_exact(st, &v, sizeof(v), sizeof(v), why, whylen) != 0)
+				goto out;
+			break;
+		}
+	}
+	sleeps = thread_sleeps(tid);
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	if (sleeps_before < 0 || sleeps < 0) {
+		snprintf(why, whylen, "cannot read the thread's context switches");
+		goto out;
+	}
+	sleeps -= sleeps_before;
+	spun = after.spun_crowded - before.spun_crowded;
+	/* On one CPU a thread may sleep in few round trips without spinning (its peer's wake-up
+	 * preempts it before it waits), so there the count of crowded spins decides. */
+	if (pinned_same_cpu ? spun != 0 : spun < measured / 4 || sleeps >= (long)measured / 4) {
+		snprintf(why, whylen, "%s: the %s spun in %" PRIu64 " waits and slept %ld times in %u round trips beside "
+			 "%d busy processes (%s)", pinned_same_cpu ? "both ends on one CPU" : "the ends on two CPUs",
+			 s->is_child ? "child" : "parent", spun, sleeps, measured, crowd_size,
+			 pinned_same_cpu ? "wanted no spin: a spinner there holds the peer's core"
+					 : "wanted spins in a quarter at least, sleeps in under a quarter: a spinner there "
+					   "takes nothing from the peer");
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	(void)fastrmi_ctx_set_wait(s->ctx, s->cfg->wait_mode, 0, err, sizeof(err)); /* the mask counts again */
+	return ret;
+}
+
+static void test_pinned(const struct config *cfg)
+{
+	char why[ERRLEN] = "";
+	int parent, child;
+
+	if (pinned_crowd_start() != 0) {
+		crowd_stop();
+		printf("# %s: a ping-pong on two CPUs or one, crowded: skipped, fewer than 2 CPUs\n", cfg->label);
+		return;
+	}
+	pinned_same_cpu = 0;
+	parent = run_pair(cfg, pinned_side, pinned_side, why, sizeof(why), NULL, &child);
+	report(cfg, "on a crowded machine a ping-pong whose ends run on two CPUs spins, sleeping in few round trips",
+	       parent, why, child, 0);
+	pinned_same_cpu = 1;
+	parent = run_pair(cfg, pinned_side, pinned_side, why, sizeof(why), NULL, &child);
+	report(cfg, "and one whose ends share a CPU never spins", parent, why, child, 0);
+	crowd_stop();
+}
+
 /* ---- server opens first, then the client (the RMI connect pattern) -------------------- *
  *
  * Like FastRMI's connect: the server (parent) opens its side first, tells the client (over
@@ -2267,6 +2419,8 @@ static void run_config(const struct config *cfg)
 
 	if (strcmp(cfg->provider, "shm") == 0) /* the transports with a doorbell */
 		test_crowded(cfg);
+	if (strcmp(cfg->provider, "shm") == 0 && cfg->wait_mode == FASTRMI_WAIT_ADAPTIVE)
+		test_pinned(cfg);
 
 	unsetenv("UCX_TLS");
 }

@@ -28,4 +28,22 @@ static long thread_switches(pid_t tid)
 	return v < 0 || nv < 0 ? -1 : v + nv;
 }
 
+/* A thread's voluntary context switches so far (the times it slept); -1 when unreadable. */
+static inline long thread_sleeps(pid_t tid)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		sscanf(line, "voluntary_ctxt_switches: %ld", &v);
+	if (fclose(f) != 0)
+		return -1;
+	return v;
+}
+
 #endif

@@ -135,6 +135,17 @@ static void test_crowded_by(void)
 	fr_wait_set_usable_cpus(2);
 	CHECK("so that a sleeper of such a context takes the futex", !fr_wait_sleeps_on_pipe(2, 0), "the pipe");
 	fr_wait_set_usable_cpus(0);
+	CHECK("on a crowded machine a waiter spins when the thread it waits for runs on another CPU, the crowd "
+	      "not ours",
+	      fr_wait_spins_though_crowded_for(0, 1, 0, 2) && fr_wait_spins_though_crowded_for(5, 0, 1, 2) &&
+		      fr_wait_spins_though_crowded_for(3, 12, 15, 16),
+	      "did not");
+	CHECK("not on its own CPU, where the spinner holds the core the peer needs, nor where either CPU is not known",
+	      !fr_wait_spins_though_crowded_for(1, 1, 0, 2) && !fr_wait_spins_though_crowded_for(-1, 1, 0, 2) &&
+		      !fr_wait_spins_though_crowded_for(0, -1, 0, 2) && !fr_wait_spins_though_crowded_for(-1, -1, 0, 2),
+	      "did");
+	CHECK("nor when the crowd is ours (as many of the context's streams asleep lately as CPUs)",
+	      !fr_wait_spins_though_crowded_for(0, 1, 2, 2) && !fr_wait_spins_though_crowded_for(0, 1, 16, 16), "did");
 	CHECK("a text without runnable/total is not", !fr_wait_crowded_by("0.52 0.58", 2), "is");
 	CHECK("an empty text is not", !fr_wait_crowded_by("", 2), "is");
 	CHECK("no CPUs known is not", !fr_wait_crowded_by("0 0 0 9/9 1", 0), "is");
