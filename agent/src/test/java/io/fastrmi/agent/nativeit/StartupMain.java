@@ -10,9 +10,10 @@ import java.rmi.server.UnicastRemoteObject;
 
 /**
  * A JVM's whole life for {@code StartupIT}: {@code hello} only prints; {@code serialize} writes and
- * reads an object with the JDK's streams; {@code rmi} exports a registry and takes it down;
- * {@code rmi-and-serialize} does both, says {@code READY} and waits for a line on its input (an
- * agent is attached meanwhile). Each prints {@code DONE} last.
+ * reads an object with the JDK's streams; {@code rmi} exports a registry, takes it down and waits
+ * for the agent's warm-up thread; {@code rmi-and-serialize} exports a registry and serializes, says
+ * {@code READY} and waits for a line on its input (an agent is attached meanwhile). Each prints
+ * {@code DONE} last.
  */
 public final class StartupMain {
 
@@ -26,6 +27,7 @@ public final class StartupMain {
             case "rmi" -> {
                 Registry registry = LocateRegistry.createRegistry(0);
                 UnicastRemoteObject.unexportObject(registry, true);
+                awaitTransportsWarmed();
             }
             case "rmi-and-serialize" -> {
                 Registry registry = LocateRegistry.createRegistry(0);
@@ -38,6 +40,19 @@ public final class StartupMain {
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("DONE");
+    }
+
+    /**
+     * The agent loads its library on a daemon thread that RMI's first socket factory starts; a JVM
+     * whose life ends first exits without it (under a loaded test run it did), so wait for that
+     * thread as a longer-lived JVM would have.
+     */
+    private static void awaitTransportsWarmed() throws InterruptedException {
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals("fastrmi-transports")) {
+                thread.join(60_000);
+            }
+        }
     }
 
     private static void serialize() throws Exception {
