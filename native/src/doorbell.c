@@ -279,6 +279,8 @@ void fr_bell_disarm(struct fr_bell *bell, uint64_t stream_id, const struct fr_be
 		atomic_fetch_sub(&fr_bell_slot(bell, stream_id)->sleepers, 1);
 }
 
+#define FR_BELL_NOTE_TRIES 8
+
 void fr_bell_note_cpu(struct fr_bell *bell, uint64_t stream_id, int cpu)
 {
 	struct fr_bell_slot *slot = fr_bell_slot(bell, stream_id);
@@ -286,12 +288,13 @@ void fr_bell_note_cpu(struct fr_bell *bell, uint64_t stream_id, int cpu)
 	uint32_t word = atomic_load_explicit(&slot->sleepers, memory_order_relaxed);
 
 	/* Written only when it changes: the peer reads the word at every ring. The count beside it
-	 * moves under us (threads of ours arming and disarming), so compare and swap. */
-	while (word >> FR_BELL_CPU_SHIFT != noted &&
-	       !atomic_compare_exchange_weak_explicit(&slot->sleepers, &word,
-						      (word & FR_BELL_SLEEPERS_MASK) | noted << FR_BELL_CPU_SHIFT,
-						      memory_order_relaxed, memory_order_relaxed))
-		;
+	 * moves under us (threads of ours arming and disarming), so compare and swap; a few tries at
+	 * most, since peers can write the page too, and a note is only a hint. */
+	for (int tries = 0; tries < FR_BELL_NOTE_TRIES && word >> FR_BELL_CPU_SHIFT != noted; tries++)
+		if (atomic_compare_exchange_weak_explicit(&slot->sleepers, &word,
+							  (word & FR_BELL_SLEEPERS_MASK) | noted << FR_BELL_CPU_SHIFT,
+							  memory_order_relaxed, memory_order_relaxed))
+			return;
 }
 
 int fr_bell_cpu(const struct fr_bell *bell, uint64_t stream_id)

@@ -2169,7 +2169,8 @@ static int pinned_side(struct side *s, char *why, size_t whylen)
 	char err[ERRMSG];
 	double t0, t_measured = 0;
 	uint64_t spun;
-	int ret = -1;
+	cpu_set_t mask;
+	int pinned = 0, ret = -1;
 
 	/* The CPUs named, not counted from the mask this thread is about to narrow. */
 	if (fastrmi_ctx_set_wait(s->ctx, FASTRMI_WAIT_ADAPTIVE, 2, err, sizeof(err)) != 0) {
@@ -2178,10 +2179,12 @@ static int pinned_side(struct side *s, char *why, size_t whylen)
 	}
 	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
 		goto out;
-	if (pin_thread(cpu) != 0) {
+	/* The parent's side runs on the test's own thread: the tests after this one get its mask back. */
+	if (sched_getaffinity(0, sizeof(mask), &mask) != 0 || pin_thread(cpu) != 0) {
 		snprintf(why, whylen, "sched_setaffinity(CPU %d): %s", cpu, strerror(errno));
 		goto out;
 	}
+	pinned = 1;
 	t0 = now_sec(CLOCK_MONOTONIC);
 	/* The parent decides when each phase ends, and the child follows (crowd_side). */
 	for (i = 0;; i++) {
@@ -2236,6 +2239,10 @@ static int pinned_side(struct side *s, char *why, size_t whylen)
 out:
 	fastrmi_stream_close(st);
 	(void)fastrmi_ctx_set_wait(s->ctx, s->cfg->wait_mode, 0, err, sizeof(err)); /* the mask counts again */
+	if (pinned && sched_setaffinity(0, sizeof(mask), &mask) != 0 && ret == 0) {
+		snprintf(why, whylen, "sched_setaffinity back to the thread's mask: %s", strerror(errno));
+		ret = -1;
+	}
 	return ret;
 }
 
