@@ -365,14 +365,14 @@ static int fr_may_spin_nudged(const struct fastrmi_stream *s, int counted)
 
 /*
  * Lock held. Whether a wait on s spins though the machine is crowded: when the thread it waits for
- * runs on another CPU than this one (the CPU the peer noted in its doorbell at its last wait,
+ * runs on another CPU than this one, cpu (the CPU the peer noted in its doorbell at its last wait,
  * fr_wait_spins_though_crowded).
  */
-static int fr_spins_beside_crowd(struct fastrmi_stream *s, uint64_t now)
+static int fr_spins_beside_crowd(struct fastrmi_stream *s, int cpu, uint64_t now)
 {
 	if (s->ctx->bell == NULL || s->peer == NULL || s->peer->bell == NULL)
 		return 0;
-	return fr_wait_spins_though_crowded(sched_getcpu(), fr_bell_cpu(s->peer->bell, s->peer_id),
+	return fr_wait_spins_though_crowded(cpu, fr_bell_cpu(s->peer->bell, s->peer_id),
 					    fr_streams_asleep_lately(s->ctx, now));
 }
 
@@ -392,7 +392,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
 	uint64_t start = 0, spin = 0, now, nudged_since = 0;
 	unsigned long wakes = 0, nudged_wakes = 0;
-	int waiting = 0, blocked = 0, counted = 0, nudged = 0, crowded, beside_crowd;
+	int waiting = 0, blocked = 0, counted = 0, nudged = 0, crowded, beside_crowd, cpu;
 	enum fr_may_poll may_poll = FR_MAY_POLL;
 	unsigned long block_wakes = 0;
 	int ret;
@@ -455,10 +455,11 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 				s->rx_wait_since = now;
 			wakes = ctx->wakes;
 			/* Where we wait, for the peer's waits (fr_spins_beside_crowd); the doorbell's slot is ours. */
+			cpu = ctx->bell != NULL ? sched_getcpu() : -1;
 			if (ctx->bell != NULL)
-				fr_bell_note_cpu(ctx->bell, s->local_id, sched_getcpu());
+				fr_bell_note_cpu(ctx->bell, s->local_id, cpu);
 			crowded = adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now);
-			beside_crowd = crowded && fr_spins_beside_crowd(s, now);
+			beside_crowd = crowded && fr_spins_beside_crowd(s, cpu, now);
 			spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
 						crowded && !beside_crowd);
 			if (spin > 0 && adaptive && ctx->spinners >= fr_wait_spinners_max())

@@ -1911,20 +1911,38 @@ out:
 static pid_t crowd[16];
 static int crowd_size;
 
+/* Pins the calling thread to cpu: 0, or -1 (errno). */
+static int pin_thread(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* One more busy process in crowd[] (pinned to cpu, unless -1). */
+static void crowd_add(int cpu)
+{
+	crowd[crowd_size] = fork();
+	if (crowd[crowd_size] == 0) {
+		alarm(TEST_ALARM_SEC);
+		if (cpu >= 0 && pin_thread(cpu) != 0)
+			_exit(1);
+		for (volatile unsigned long x = 0;; x++)
+			;
+	}
+	crowd_size++;
+}
+
 /* Busy processes: one more than this process may use cores, so the machine is crowded. */
 static void crowd_start(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int size = cpus < 1 ? 2 : cpus >= 15 ? 16 : (int)cpus + 1;
 
-	crowd_size = cpus < 1 ? 2 : cpus >= 15 ? 16 : (int)cpus + 1;
-	for (int i = 0; i < crowd_size; i++) {
-		crowd[i] = fork();
-		if (crowd[i] == 0) {
-			alarm(TEST_ALARM_SEC);
-			for (volatile unsigned long x = 0;; x++)
-				;
-		}
-	}
+	while (crowd_size < size)
+		crowd_add(-1);
 }
 
 static void crowd_stop(void)
@@ -2123,15 +2141,6 @@ static void test_crowded(const struct config *cfg)
 static int pinned_cpu[2];     /* the first two CPUs this process may use */
 static int pinned_same_cpu;   /* both ends on pinned_cpu[0], else the child on pinned_cpu[1] */
 
-static int pin_thread(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* One busy process pinned to each CPU this process may use (at most 16): 0, or -1 when fewer than 2. */
 static int pinned_crowd_start(void)
 {
@@ -2145,15 +2154,7 @@ static int pinned_crowd_start(void)
 			continue;
 		if (found < 2)
 			pinned_cpu[found++] = cpu;
-		crowd[crowd_size] = fork();
-		if (crowd[crowd_size] == 0) {
-			alarm(TEST_ALARM_SEC);
-			if (pin_thread(cpu) != 0)
-				_exit(1);
-			for (volatile unsigned long x = 0;; x++)
-				;
-		}
-		crowd_size++;
+		crowd_add(cpu);
 	}
 	return found == 2 ? 0 : -1;
 }
