@@ -20,7 +20,6 @@ import java.lang.invoke.VarHandle;
 import java.net.Socket;
 import java.rmi.Remote;
 import java.rmi.server.RMIClassLoader;
-import java.rmi.server.RemoteObject;
 import java.rmi.server.RemoteStub;
 import java.util.function.Consumer;
 
@@ -40,6 +39,10 @@ public final class LeanStreams {
         static final MethodHandle NEW_OUTPUT;
         static final MethodHandle NEW_INPUT;
         static final VarHandle DGC_ACK_NEEDED;
+        /** {@code ObjectTable.getTarget(Remote)}: the export of an object, or null (as Object). */
+        static final MethodHandle TARGET_OF;
+        /** {@code Target.getStub()} of such an export. */
+        static final MethodHandle STUB_OF;
 
         static {
             String unavailable = LeanRuntime.unavailableReason();
@@ -64,6 +67,12 @@ public final class LeanStreams {
                         .asType(MethodType.methodType(LeanObjectInput.class, LeanReader.class, Consumer.class));
                 DGC_ACK_NEEDED = MethodHandles.privateLookupIn(connectionInput, MethodHandles.lookup())
                         .findVarHandle(connectionInput, "dgcAckNeeded", boolean.class);
+                Class<?> objectTable = Class.forName("sun.rmi.transport.ObjectTable", false, null);
+                Class<?> target = Class.forName("sun.rmi.transport.Target", false, null);
+                TARGET_OF = rmi.findStatic(objectTable, "getTarget", MethodType.methodType(target, Remote.class))
+                        .asType(MethodType.methodType(Object.class, Remote.class));
+                STUB_OF = rmi.findVirtual(target, "getStub", MethodType.methodType(Remote.class))
+                        .asType(MethodType.methodType(Remote.class, Object.class));
             } catch (ReflectiveOperationException | IOException e) {
                 throw new IllegalStateException("FastRMI cannot put the lean format under RMI: " + e, e);
             }
@@ -80,17 +89,33 @@ public final class LeanStreams {
         Rmi.DGC_ACK_NEEDED.set(stream, false);
     };
 
-    /** What RMI's marshal stream does to each object: an exported remote object goes as its stub. */
+    /**
+     * What RMI's marshal stream does to each object ({@code MarshalOutputStream.replaceObject}): an
+     * exported remote object goes as its stub. Looked up as it does, not through
+     * {@code RemoteObject.toStub}, which throws for every remote object that is not exported (a
+     * proxy stub's handler, written with every stub: an exception per callback).
+     */
     private static final LeanWriter.Replacer EXPORTED_AS_STUB = obj -> {
         if (obj instanceof Remote remote && !(obj instanceof RemoteStub)) {
-            try {
-                return RemoteObject.toStub(remote);
-            } catch (java.rmi.NoSuchObjectException notExported) {
-                return obj;
+            Remote stub = stubOfExport(remote);
+            if (stub != null) {
+                return stub;
             }
         }
         return obj;
     };
+
+    /** The stub of {@code remote}'s export, or null when it is not exported. */
+    private static Remote stubOfExport(Remote remote) {
+        try {
+            Object target = Rmi.TARGET_OF.invokeExact(remote);
+            return target == null ? null : (Remote) Rmi.STUB_OF.invokeExact(target);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("FastRMI could not look up the export of " + remote.getClass().getName(), t);
+        }
+    }
 
     private final Socket socket;
     private final LeanWriter writer;
