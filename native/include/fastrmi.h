@@ -103,7 +103,7 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen);
  * Return codes: >= 0 on success (a byte count where one is returned), else one of: */
 enum fastrmi_status {
 	FASTRMI_OK = 0,
-	FASTRMI_ERR_TIMEOUT = -1,  /* timeout_ms passed first; the stream stays usable */
+	FASTRMI_ERR_TIMEOUT = -1,  /* timeout_ms passed first (timeout 0: no message); the stream stays usable */
 	FASTRMI_ERR_ABORTED = -2,  /* fastrmi_stream_abort was called on the stream */
 	FASTRMI_ERR_CLOSED = -3,   /* send after fastrmi_shutdown_write */
 	FASTRMI_ERR_INVALID = -4,  /* bad argument (message says which) */

@@ -442,7 +442,8 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			fr_ring_back(s);
 		now = fr_now_nsec();
 		if (now >= deadline) {
-			fr_seterr(err, errlen, "stream %llu: timed out", (unsigned long long)s->local_id);
+			if (deadline != FR_DONT_WAIT)
+				fr_seterr(err, errlen, "stream %llu: timed out", (unsigned long long)s->local_id);
 			ret = FASTRMI_ERR_TIMEOUT;
 			break;
 		}

@@ -1234,9 +1234,21 @@ static int eof_parent(struct side *s, char *why, size_t whylen)
 		snprintf(why, whylen, "recv with 50 ms timeout = %" PRId64 " (%s)", n, err);
 		goto out;
 	}
+	if (strstr(err, "timed out") == NULL) {
+		snprintf(why, whylen, "recv with 50 ms timeout said \"%s\", not that it timed out", err);
+		goto out;
+	}
 	n = fastrmi_wait_readable(idle, 50, err, sizeof(err));
 	if (n != FASTRMI_ERR_TIMEOUT) {
 		snprintf(why, whylen, "wait_readable with 50 ms timeout = %" PRId64 " (%s)", n, err);
+		goto out;
+	}
+	/* A receive that must not wait finds nothing: its answer, with no message formatted (the
+	 * bindings poll so several times a call). */
+	snprintf(err, sizeof(err), "left over");
+	n = fastrmi_recv(idle, buf, 1, 0, err, sizeof(err));
+	if (n != FASTRMI_ERR_TIMEOUT || err[0] != '\0') {
+		snprintf(why, whylen, "recv with timeout 0 on a quiet stream = %" PRId64 " (\"%s\")", n, err);
 		goto out;
 	}
 	/* Abort from another thread wakes a receive blocked forever. */
