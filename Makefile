@@ -27,7 +27,7 @@
 #                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS), then four namespaces calling
 #                 each other at once (io.fastrmi.netpipe.bench.mesh.Mesh: a star and an all-to-all, 8 threads per
 #                 host; throughput and lost calls) on the same transports (both skipped unless root)
-#   make apps     the applications SOR, ASP and TSP (io.fastrmi.netpipe.apps.AppRunner, measuring size): a
+#   make apps     the applications SOR, ASP, TSP and N-body (io.fastrmi.netpipe.apps.AppRunner, measuring size): a
 #                 coordinator and 1, 2, 4, 8 worker JVMs, stock RMI and the agent on ucx:shm, on this host
 #                 with every JVM recording JFR (which checks that each connection was fast) and again
 #                 without (as most jobs run), then 2 and 4 workers spread over network namespaces on tcp

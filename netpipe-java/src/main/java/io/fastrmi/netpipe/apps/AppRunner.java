@@ -36,7 +36,7 @@ import java.util.regex.Matcher;
  * gain, the share of the workers' time in communication), writes {@code results/apps-<time>.json}
  * and a speedup plot beside it. Exits 1 if a result was wrong or a run failed.
  *
- * <p>Usage: {@code AppRunner --agent JAR [--jdk HOME] [--apps sor,asp,tsp] [--workers 1,2,4,8]
+ * <p>Usage: {@code AppRunner --agent JAR [--jdk HOME] [--apps sor,asp,tsp,nbody] [--workers 1,2,4,8]
  * [--size quick|measure] [--transports ucx:shm] [--rounds 1] [--hosts local|netns] [--jfr on|off] [--results DIR]}.
  * With {@code --jfr off} no JVM records (as most jobs run): the agent's JFR events then cost
  * nothing, and nothing checks that its connections were fast, which the table says.
@@ -45,7 +45,7 @@ import java.util.regex.Matcher;
  */
 public final class AppRunner {
 
-    static final String USAGE = "usage: AppRunner --agent JAR [--jdk HOME] [--apps sor,asp,tsp] [--workers 1,2,4,8]"
+    static final String USAGE = "usage: AppRunner --agent JAR [--jdk HOME] [--apps sor,asp,tsp,nbody] [--workers 1,2,4,8]"
             + " [--size quick|measure] [--transports T,...] [--rounds N] [--hosts local|netns] [--jfr on|off] [--results DIR]";
     private static final Duration LIMIT = Duration.ofMinutes(10);
     private static final int NAMESPACE_PORT = 47_001;

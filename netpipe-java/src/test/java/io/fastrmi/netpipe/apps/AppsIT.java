@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code make apps} at the quick size: SOR, ASP and TSP as coordinator and worker JVMs under the
+ * {@code make apps} at the quick size: SOR, ASP, TSP and N-body as coordinator and worker JVMs under the
  * agent, on 1, 2, 4 and 8 workers on this host ({@code ucx:shm}) and on 2 and 4
  * workers spread over network namespaces ({@code tcp}): every result equals the sequential one, and
  * every agent connection was fast on its transport (but those to a worker that was exiting, which

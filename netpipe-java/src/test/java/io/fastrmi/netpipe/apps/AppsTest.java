@@ -41,7 +41,8 @@ class AppsTest {
     }
 
     @ParameterizedTest(name = "{0} on {1} workers")
-    @CsvSource({"sor, 1", "sor, 3", "sor, 8", "asp, 1", "asp, 3", "asp, 8", "tsp, 1", "tsp, 3", "tsp, 8"})
+    @CsvSource({"sor, 1", "sor, 3", "sor, 8", "asp, 1", "asp, 3", "asp, 8", "tsp, 1", "tsp, 3", "tsp, 8", "nbody, 1",
+        "nbody, 3", "nbody, 8"})
     void theParallelResultIsTheSequentialOne(String name, int workers) throws Exception {
         ParallelApp app = Apps.of(name, "quick");
         List<Serializable> parts = runInThisJvm(app, name, workers);
@@ -50,7 +51,7 @@ class AppsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"sor", "asp", "tsp"})
+    @CsvSource({"sor", "asp", "tsp", "nbody"})
     void theCheckFindsAResultThatDiffers(String name) throws Exception {
         ParallelApp app = Apps.of(name, "quick");
         List<Serializable> parts = runInThisJvm(app, name, 2);
@@ -63,6 +64,12 @@ class AppsTest {
             case "asp" -> {
                 Asp.Part part = (Asp.Part) parts.get(1);
                 part.rows()[0][0] = 1;
+                yield part;
+            }
+            case "nbody" -> {
+                NBody.Part part = (NBody.Part) parts.get(1);
+                NBody.Body b = part.rows()[0];
+                part.rows()[0] = new NBody.Body(Math.nextUp(b.x()), b.y(), b.z(), b.vx(), b.vy(), b.vz(), b.mass());
                 yield part;
             }
             default -> ((Tsp) app).sequential() - 1;
