@@ -85,11 +85,9 @@ final class Asp implements ParallelApp {
             throws Exception {
         int rank = peers.rank();
         int workers = peers.workers().size();
-        if (workers > n) {
-            throw new IllegalArgumentException("ASP of " + n + " nodes has too few rows for " + workers + " workers");
-        }
-        int first = ParallelApp.blockStart(n, workers, rank);
-        int end = ParallelApp.blockStart(n, workers, rank + 1);
+        ParallelApp.Block block = ParallelApp.blockOf(n, peers, "rows of ASP");
+        int first = block.first();
+        int end = block.end();
         int[][] mine = new int[end - first][];
         for (int i = first; i < end; i++) {
             mine[i - first] = weights(i);

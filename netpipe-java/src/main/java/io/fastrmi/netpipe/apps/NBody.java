@@ -117,11 +117,9 @@ final class NBody implements ParallelApp {
             throws Exception {
         int rank = peers.rank();
         int workers = peers.workers().size();
-        if (workers > n) {
-            throw new IllegalArgumentException("N-body of " + n + " bodies has too few for " + workers + " workers");
-        }
-        int first = ParallelApp.blockStart(n, workers, rank);
-        int end = ParallelApp.blockStart(n, workers, rank + 1);
+        ParallelApp.Block block = ParallelApp.blockOf(n, peers, "bodies");
+        int first = block.first();
+        int end = block.end();
         Mailbox<Body[]> inbox = ((Blocks) self).blocks;
         Body[] all = initial();
         for (int step = 0; step < steps; step++) {

@@ -32,4 +32,17 @@ interface ParallelApp {
     static int blockStart(int rows, int workers, int rank) {
         return (int) ((long) rows * rank / workers);
     }
+
+    /** A worker's block of the items: from {@code first} to {@code end}, exclusive. */
+    record Block(int first, int end) {
+    }
+
+    /** This worker's block of {@code items}; refuses more workers than items ({@code what}: what they are, for the message). */
+    static Block blockOf(int items, Coordinator.Peers peers, String what) {
+        int workers = peers.workers().size();
+        if (workers > items) {
+            throw new IllegalArgumentException(items + " " + what + " are too few for " + workers + " workers");
+        }
+        return new Block(blockStart(items, workers, peers.rank()), blockStart(items, workers, peers.rank() + 1));
+    }
 }
