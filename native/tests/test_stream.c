@@ -1606,6 +1606,12 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 	}
 	fastrmi_ctx_wait_counts(s->ctx, &after);
 	switches = thread_switches(reader.tid);
+	/* Neither side closes its idle stream before the other has read its counts: the close ends
+	 * the other's idle recv (end of stream), and its thread's switches are then gone (a
+	 * fresh-clone make test under ASan met it once). */
+	if (s->is_child ? recv_exact(st, buf, 4, 4, why, whylen) != 0 || send_all(st, buf, 4, why, whylen) != 0
+			: send_all(st, buf, 4, why, whylen) != 0 || recv_exact(st, buf, 4, 4, why, whylen) != 0)
+		goto out;
 	polled = after.woken_in_provider - before.woken_in_provider;
 	for_others = after.woken_for_others - before.woken_for_others;
 	looks = after.deputy_looks - before.deputy_looks;
