@@ -290,11 +290,8 @@ enum fr_may_poll fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t 
  * A pause between two polls of a spinning wait, with the context lock let go. Not sched_yield:
  * that is a system call per poll, and with another thread runnable (a JIT compiler, a GC) it
  * hands this core over for a time slice, which is what spinning is there to avoid. Short: a
- * message waits on average half a pause for its reader, twice a call. 16 PAUSEs (24 ns each on
- * this AMD VM, about 50 on Intel since Skylake) against 4, a warm null call on ucx:shm, pairs
- * taken in turn: 1.60-1.63 us against 1.22-1.23 in one spell of this VM, 2.07 against 2.00-2.01
- * in a slower one (tree15 4.1 against 3.7); star8, whose threads share the lock, and the callback
- * did not move.
+ * message waits on average half a pause for its reader, twice a call (4 PAUSEs rather than 16
+ * took a quarter off a warm null call on ucx:shm; docs/journal.md has the runs).
  */
 static void fr_relax(void)
 {
