@@ -291,7 +291,7 @@ enum fr_may_poll fr_block(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t 
  * that is a system call per poll, and with another thread runnable (a JIT compiler, a GC) it
  * hands this core over for a time slice, which is what spinning is there to avoid. Short: a
  * message waits on average half a pause for its reader, twice a call (4 PAUSEs rather than 16
- * took a quarter off a warm null call on ucx:shm; docs/journal.md has the runs).
+ * took up to a quarter off a warm null call on ucx:shm; docs/journal.md has the runs).
  */
 static void fr_relax(void)
 {
