@@ -103,12 +103,18 @@ public final class AppCoordinator {
         int workers = Integer.parseInt(args[2]);
         ParallelApp app = Apps.of(name, size);
         Run run = new Run(workers);
-        Registry registry = LocateRegistry.createRegistry(Integer.parseInt(args[3]));
-        app.bindServices(registry, workers);
-        registry.rebind(Coordinator.NAME, UnicastRemoteObject.exportObject(run, 0));
-        System.out.println("READY");
-        System.out.flush();
-        run.awaitDone();
+        try {
+            Registry registry = LocateRegistry.createRegistry(Integer.parseInt(args[3]));
+            app.bindServices(registry, workers);
+            registry.rebind(Coordinator.NAME, UnicastRemoteObject.exportObject(run, 0));
+            System.out.println("READY");
+            System.out.flush();
+            run.awaitDone();
+        } catch (Exception | Error e) {
+            // The registry keeps RMI's threads, and so this JVM, alive: say so and exit.
+            e.printStackTrace();
+            System.exit(1);
+        }
 
         long calls = 0;
         double commShare = 0;

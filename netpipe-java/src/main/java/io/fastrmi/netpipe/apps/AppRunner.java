@@ -18,6 +18,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -48,6 +49,7 @@ public final class AppRunner {
     static final String USAGE = "usage: AppRunner --agent JAR [--jdk HOME] [--apps sor,asp,tsp,nbody] [--workers 1,2,4,8]"
             + " [--size quick|measure] [--transports T,...] [--rounds N] [--hosts local|netns] [--jfr on|off] [--results DIR]";
     private static final Duration LIMIT = Duration.ofMinutes(10);
+    private static final long WORKER_POLL_MILLIS = 20;
     private static final int NAMESPACE_PORT = 47_001;
     private static final int MAX_HOSTS = 4;
 
@@ -180,6 +182,29 @@ public final class AppRunner {
         return sorted.get(sorted.size() / 2);
     }
 
+    /**
+     * Waits for every worker to exit, in whatever order they do: the first that fails (a crash, an
+     * exception) fails the run at once, since the others may wait for it until their time limit.
+     */
+    static Optional<String> awaitWorkers(List<ManagedJvm> workers) throws InterruptedException {
+        List<ManagedJvm> running = new ArrayList<>(workers);
+        while (!running.isEmpty()) {
+            for (Iterator<ManagedJvm> it = running.iterator(); it.hasNext();) {
+                ManagedJvm jvm = it.next();
+                if (jvm.isAlive()) {
+                    continue;
+                }
+                int exit = jvm.awaitExit(LIMIT); // gone already: collects its output (or its time limit)
+                if (exit != 0) {
+                    return Optional.of("a worker exited with " + exit + ": " + jvm.failure("worker").getMessage());
+                }
+                it.remove();
+            }
+            Thread.sleep(WORKER_POLL_MILLIS);
+        }
+        return Optional.empty();
+    }
+
     /** One coordinator and {@code workers} workers, to the end: the coordinator's RESULT, checked. */
     static Outcome runOnce(Options options, String app, int workers, Column column, Path work, Path jfc)
             throws IOException {
@@ -216,11 +241,9 @@ public final class AppRunner {
                         hostNames.get(w % hostCount)).classpathOf(AppWorker.class).main(AppWorker.class)
                         .args(coordinatorAddress, String.valueOf(port), app, options.size()).start());
             }
-            for (ManagedJvm jvm : jvms.subList(1, jvms.size())) {
-                int exit = jvm.awaitExit(LIMIT);
-                if (exit != 0) {
-                    return Outcome.failed("a worker exited with " + exit + ": " + jvm.failure("worker").getMessage());
-                }
+            Optional<String> workerFailed = awaitWorkers(jvms.subList(1, jvms.size()));
+            if (workerFailed.isPresent()) {
+                return Outcome.failed(workerFailed.get());
             }
             int exit = coordinator.awaitExit(Duration.ofMinutes(5));
             Optional<Matcher> result = coordinator.output().stream().map(AppCoordinator.RESULT::matcher)
@@ -239,6 +262,9 @@ public final class AppRunner {
                     null, notFast);
         } catch (RuntimeException e) {
             return Outcome.failed(e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Outcome.failed("interrupted while its workers ran");
         } finally {
             jvms.forEach(ManagedJvm::close);
             recordings.forEach(PairRunner::deleteQuietly);

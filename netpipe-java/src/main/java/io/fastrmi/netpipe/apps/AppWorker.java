@@ -26,15 +26,22 @@ public final class AppWorker {
         if (args.length == 6) {
             System.setProperty("java.rmi.server.hostname", args[5]);
         }
-        Registry registry = LocateRegistry.getRegistry(args[0], Integer.parseInt(args[1]));
-        ParallelApp app = Apps.of(args[2], args[3]);
-        Remote self = app.newWorkerObject();
-        Remote stub = UnicastRemoteObject.exportObject(self, 0);
-        Coordinator coordinator = (Coordinator) registry.lookup(Coordinator.NAME);
-        Coordinator.Peers peers = coordinator.join(stub);
-        CommClock clock = new CommClock();
-        Serializable part = app.work(peers, self, registry, clock);
-        coordinator.done(peers.rank(), part, clock.times());
+        try {
+            Registry registry = LocateRegistry.getRegistry(args[0], Integer.parseInt(args[1]));
+            ParallelApp app = Apps.of(args[2], args[3]);
+            Remote self = app.newWorkerObject();
+            Remote stub = UnicastRemoteObject.exportObject(self, 0);
+            Coordinator coordinator = (Coordinator) registry.lookup(Coordinator.NAME);
+            Coordinator.Peers peers = coordinator.join(stub);
+            CommClock clock = new CommClock();
+            Serializable part = app.work(peers, self, registry, clock);
+            coordinator.done(peers.rank(), part, clock.times());
+        } catch (Exception | Error e) {
+            // The exported worker object keeps RMI's threads, and so this JVM, alive: a failed
+            // worker says so and exits, rather than leave the run to its time limit.
+            e.printStackTrace();
+            System.exit(1);
+        }
         System.exit(0);
     }
 }
