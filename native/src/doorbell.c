@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "wait.h"
 
 _Static_assert(sizeof(struct fr_doorbell) <= FR_DOORBELL_SIZE, "FR_DOORBELL_SIZE holds the doorbell");
 
@@ -84,6 +85,9 @@ struct fr_bell *fr_bell_new(void *page, const char *kind, uint32_t pid, uint32_t
 	bell->pid = pid;
 	bell->number = number;
 	bell->own = own;
+	/* A peer's: its threads are ours for the crowd rule (wait.h, "Whose crowd"). */
+	if (!own)
+		fr_wait_peer_add(pid);
 	return bell;
 }
 
@@ -105,6 +109,8 @@ void fr_bell_free(struct fr_bell *bell)
 {
 	if (bell == NULL)
 		return;
+	if (!bell->own)
+		fr_wait_peer_remove(bell->pid);
 	for (unsigned i = 0; i < FR_BELL_SLOTS; i++)
 		fr_bell_close_pipe(bell, i);
 	fr_report_errno("pthread_mutex_destroy(doorbell pipes)", pthread_mutex_destroy(&bell->pipe_lock));

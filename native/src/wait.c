@@ -4,9 +4,12 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -136,16 +139,231 @@ unsigned fr_wait_crowded_looks(unsigned looks_before, int crowded_now)
 	return crowded_now ? (looks_before < FR_WAIT_CROWDED_LOOKS ? looks_before + 1 : looks_before) : 0;
 }
 
+int fr_wait_foreign_crowd(uint64_t busy_nsec, uint64_t ours_nsec, uint64_t window_nsec, int cpus)
+{
+	uint64_t foreign_us = (busy_nsec > ours_nsec ? busy_nsec - ours_nsec : 0) / 1000u;
+
+	if (window_nsec < 1000u || cpus <= 0 || (uint64_t)cpus * 1000u <= FR_WAIT_PAIR_MILLICORES)
+		return 1; /* nothing known, or no room for a pair beside anything: every crowd counts */
+	/* foreign cores > cpus - PAIR / 1000 */
+	return foreign_us * 1000u > ((uint64_t)cpus * 1000u - FR_WAIT_PAIR_MILLICORES) * (window_nsec / 1000u);
+}
+
+int fr_wait_busy_ticks_by(const char *proc_stat, const void *cpus, uint64_t *ticks)
+{
+	const cpu_set_t *set = cpus;
+	uint64_t sum = 0;
+	int summed = 0;
+
+	for (const char *line = proc_stat, *next; line != NULL && *line != '\0'; line = next) {
+		const char *q = line + 3, *eol = strchr(line, '\n');
+		unsigned long long field[7];
+		int fields = 0;
+		char *end;
+
+		next = eol != NULL ? eol + 1 : NULL;
+		/* Not a CPU's line, or cut short by the read: not summed. */
+		if (eol == NULL || strncmp(line, "cpu", 3) != 0)
+			continue;
+		if (set != NULL) {
+			unsigned long cpu;
+
+			if (*q < '0' || *q > '9')
+				continue; /* the machine's line */
+			cpu = strtoul(q, &end, 10);
+			if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, set))
+				continue;
+			q = end;
+		} else if (*q != ' ') {
+			continue; /* one CPU's line */
+		}
+		/* user nice system idle iowait irq softirq, then others */
+		for (; fields < 7; fields++) {
+			while (*q == ' ')
+				q++;
+			if (q >= eol || *q < '0' || *q > '9')
+				break;
+			field[fields] = strtoull(q, &end, 10);
+			q = end;
+		}
+		if (fields < 7)
+			continue;
+		sum += field[0] + field[1] + field[2] + field[5] + field[6];
+		summed++;
+	}
+	*ticks = sum;
+	return summed;
+}
+
+/* The peers whose threads are ours (fr_wait_peer_add): pid, its CPU clock, doorbells held. */
+static struct {
+	uint32_t pid;
+	clockid_t clock;
+	unsigned held;
+} fr_wait_peers[FR_WAIT_PEERS_MAX];
+static pthread_mutex_t fr_wait_peers_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned fr_wait_peers_gen; /* moves whenever the peers counted change */
+
+void fr_wait_peer_add(uint32_t pid)
+{
+	clockid_t clock;
+	int free_slot = -1;
+
+	if (pid == 0 || pid > INT_MAX || (pid_t)pid == getpid() || clock_getcpuclockid((pid_t)pid, &clock) != 0)
+		return; /* ourselves, or no process we may count: its threads stay others' */
+	pthread_mutex_lock(&fr_wait_peers_lock);
+	for (int i = 0; i < FR_WAIT_PEERS_MAX; i++) {
+		if (fr_wait_peers[i].held > 0 && fr_wait_peers[i].pid == pid) {
+			fr_wait_peers[i].held++;
+			pthread_mutex_unlock(&fr_wait_peers_lock);
+			return;
+		}
+		if (fr_wait_peers[i].held == 0 && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot >= 0) {
+		fr_wait_peers[free_slot].pid = pid;
+		fr_wait_peers[free_slot].clock = clock;
+		fr_wait_peers[free_slot].held = 1;
+		fr_wait_peers_gen++;
+	}
+	pthread_mutex_unlock(&fr_wait_peers_lock);
+}
+
+void fr_wait_peer_remove(uint32_t pid)
+{
+	pthread_mutex_lock(&fr_wait_peers_lock);
+	for (int i = 0; i < FR_WAIT_PEERS_MAX; i++) {
+		if (fr_wait_peers[i].held > 0 && fr_wait_peers[i].pid == pid) {
+			if (--fr_wait_peers[i].held == 0)
+				fr_wait_peers_gen++;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&fr_wait_peers_lock);
+}
+
+static uint64_t fr_wait_clock_nsec(clockid_t clock)
+{
+	struct timespec ts;
+
+	/* A peer gone meanwhile (its doorbell not yet let go) has no clock: nothing to count. */
+	if (clock_gettime(clock, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* This process's CPU time and its peers', in ns, and the generation of the peers counted. */
+static uint64_t fr_wait_ours_sample(unsigned *gen)
+{
+	uint64_t ours = fr_wait_clock_nsec(CLOCK_PROCESS_CPUTIME_ID);
+
+	pthread_mutex_lock(&fr_wait_peers_lock);
+	for (int i = 0; i < FR_WAIT_PEERS_MAX; i++)
+		if (fr_wait_peers[i].held > 0)
+			ours += fr_wait_clock_nsec(fr_wait_peers[i].clock);
+	*gen = fr_wait_peers_gen;
+	pthread_mutex_unlock(&fr_wait_peers_lock);
+	return ours;
+}
+
+uint64_t fr_wait_ours_nsec(void)
+{
+	unsigned gen;
+
+	return fr_wait_ours_sample(&gen);
+}
+
+/* The CPUs this process could use when the library was loaded: later a thread may pin itself. */
+static cpu_set_t fr_wait_load_mask;
+static int fr_wait_load_cpus; /* in fr_wait_load_mask; 0: not known */
+
+__attribute__((constructor)) static void fr_wait_note_load_mask(void)
+{
+	if (sched_getaffinity(0, sizeof(fr_wait_load_mask), &fr_wait_load_mask) == 0)
+		fr_wait_load_cpus = CPU_COUNT(&fr_wait_load_mask);
+}
+
+/* The busy time of the CPUs of fr_wait_load_mask, in ns; 0 when not known. */
+static uint64_t fr_wait_busy_nsec(void)
+{
+	static char text[16384]; /* a line per CPU: about 200 of them; guarded by the sampler's lock */
+	long per_sec = sysconf(_SC_CLK_TCK);
+	uint64_t ticks;
+	ssize_t n;
+	int fd;
+
+	if (per_sec <= 0 || fr_wait_load_cpus == 0)
+		return 0;
+	fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	(void)close(fd); /* read-only: nothing to lose */
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	/* Every CPU of the mask, or the sum is not that of the CPUs we run on. */
+	if (fr_wait_busy_ticks_by(text, &fr_wait_load_mask, &ticks) != fr_wait_load_cpus)
+		return 0;
+	return ticks * (1000000000u / (uint64_t)per_sec);
+}
+
+/*
+ * Whether other processes crowd the machine (fr_wait_foreign_crowd), as of the last full window:
+ * sampled by one thread at a time, at looks a window apart. 1 until a window is known. A window
+ * starts anew after a pause in the looks (no waits): what others ran while we did not wait (the
+ * other pairs of a benchmark taken in turn, say) says nothing of the crowd our waits meet, so the
+ * verdict of the last window stands until the new one is full.
+ */
+static int fr_wait_crowd_is_foreign(uint64_t now_nsec)
+{
+	static pthread_mutex_t sampler = PTHREAD_MUTEX_INITIALIZER;
+	static uint64_t sampled_nsec, looked_nsec, busy_then, ours_then;
+	static unsigned gen_then;
+	static _Atomic int foreign = 1;
+	uint64_t busy, ours;
+	unsigned gen;
+	int paused;
+
+	if (pthread_mutex_trylock(&sampler) != 0)
+		return atomic_load_explicit(&foreign, memory_order_relaxed);
+	paused = looked_nsec == 0 || now_nsec - looked_nsec > FR_WAIT_LOOKS_PAUSED_NSEC;
+	looked_nsec = now_nsec;
+	if (paused || now_nsec - sampled_nsec >= FR_WAIT_FOREIGN_WINDOW_NSEC) {
+		busy = fr_wait_busy_nsec();
+		ours = fr_wait_ours_sample(&gen);
+		if (busy == 0 || busy_then == 0 || busy < busy_then)
+			atomic_store_explicit(&foreign, 1, memory_order_relaxed); /* /proc/stat not read */
+		else if (!paused && gen == gen_then && ours >= ours_then) /* else a peer came or went: its whole life is no window's */
+			atomic_store_explicit(&foreign,
+					      fr_wait_foreign_crowd(busy - busy_then, ours - ours_then,
+								    now_nsec - sampled_nsec, fr_wait_load_cpus),
+					      memory_order_relaxed);
+		sampled_nsec = now_nsec;
+		busy_then = busy;
+		ours_then = ours;
+		gen_then = gen;
+	}
+	pthread_mutex_unlock(&sampler);
+	return atomic_load_explicit(&foreign, memory_order_relaxed);
+}
+
 int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;
 	static _Atomic unsigned looks; /* crowded looks in a row */
+	static _Atomic unsigned waits; /* asked so far, up to FR_WAIT_COLD_WAITS */
 	uint64_t last = atomic_load_explicit(&checked_nsec, memory_order_relaxed);
 	unsigned looks_now;
+	int crowded, warm;
 	char text[128];
 	ssize_t n;
 	int fd;
 
+	warm = atomic_load_explicit(&waits, memory_order_relaxed) >= FR_WAIT_COLD_WAITS;
+	if (!warm)
+		atomic_fetch_add_explicit(&waits, 1, memory_order_relaxed);
 	if (last != 0 && now_nsec - last < FR_WAIT_CROWD_CHECK_NSEC)
 		return atomic_load_explicit(&looks, memory_order_relaxed) >= FR_WAIT_CROWDED_LOOKS;
 	/* One thread looks; the others keep the last verdict meanwhile. */
@@ -159,9 +377,12 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 	if (n <= 0)
 		return 0;
 	text[n] = '\0';
+	/* Sampled at every look once warm, so that the window is the last one when a crowd comes. */
+	crowded = fr_wait_crowded_by(text, fr_usable_cpus());
+	if (warm && !fr_wait_crowd_is_foreign(now_nsec))
+		crowded = 0;
 	/* Only the looking thread writes looks (checked_nsec above lets one through at a time). */
-	looks_now = fr_wait_crowded_looks(atomic_load_explicit(&looks, memory_order_relaxed),
-					fr_wait_crowded_by(text, fr_usable_cpus()));
+	looks_now = fr_wait_crowded_looks(atomic_load_explicit(&looks, memory_order_relaxed), crowded);
 	atomic_store_explicit(&looks, looks_now, memory_order_relaxed);
 	return looks_now >= FR_WAIT_CROWDED_LOOKS;
 }

@@ -5,7 +5,10 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -164,6 +167,122 @@ static void test_crowded_by(void)
 	      fr_wait_machine_crowded(1) == 1, "bad verdict");
 }
 
+#define MS 1000000ull
+#define WINDOW (100 * MS)
+
+static void test_foreign_crowd(void)
+{
+	CHECK("others busy on 1 of 2 CPUs crowd them: a call's two threads need both",
+	      fr_wait_foreign_crowd(2 * WINDOW, WINDOW, WINDOW, 2), "not");
+	CHECK("all the work ours is no crowd", !fr_wait_foreign_crowd(2 * WINDOW, 2 * WINDOW, WINDOW, 2), "is");
+	CHECK("others at 0.4 of a core on 2 CPUs are not (the noise of a window counted in ticks)",
+	      !fr_wait_foreign_crowd(WINDOW + 4 * WINDOW / 10, WINDOW, WINDOW, 2), "are");
+	CHECK("others at 0.6 of a core on 2 CPUs are", fr_wait_foreign_crowd(WINDOW + 6 * WINDOW / 10, WINDOW, WINDOW, 2),
+	      "are not");
+	CHECK("on 16 CPUs others may keep 14 busy, not 15",
+	      !fr_wait_foreign_crowd(14 * WINDOW, 0, WINDOW, 16) && fr_wait_foreign_crowd(15 * WINDOW, 0, WINDOW, 16),
+	      "decided otherwise");
+	CHECK("more CPU time of ours than the machine's busy time (ticks against ns) is no crowd",
+	      !fr_wait_foreign_crowd(WINDOW, 2 * WINDOW, WINDOW, 2), "is");
+	CHECK("on one CPU, with no window, or with no CPUs known, every crowd counts",
+	      fr_wait_foreign_crowd(0, 0, WINDOW, 1) && fr_wait_foreign_crowd(0, 0, 0, 2) &&
+		      fr_wait_foreign_crowd(0, 0, WINDOW, 0),
+	      "one did not");
+}
+
+static void test_busy_ticks(void)
+{
+	const char *stat = "cpu  400 0 150 600 3 0 9 1 0 0\n"
+			   "cpu0 200 0 70 300 1 0 4 1 0 0\n"
+			   "cpu1 200 0 80 300 2 0 5 0 0 0\n"
+			   "intr 123 0 0\n";
+	cpu_set_t set;
+	uint64_t ticks = 7;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(1, &set);
+	CHECK("the mask's CPUs: user, nice, system, irq and softirq summed",
+	      fr_wait_busy_ticks_by(stat, &set, &ticks) == 2 && ticks == 274 + 285, "%llu", (unsigned long long)ticks);
+	CPU_CLR(0, &set);
+	CHECK("only the mask's", fr_wait_busy_ticks_by(stat, &set, &ticks) == 1 && ticks == 285, "%llu",
+	      (unsigned long long)ticks);
+	CHECK("NULL: the machine's line", fr_wait_busy_ticks_by(stat, NULL, &ticks) == 1 && ticks == 559, "%llu",
+	      (unsigned long long)ticks);
+	CPU_SET(0, &set);
+	CHECK("a line cut short by the read is not summed",
+	      fr_wait_busy_ticks_by("cpu0 200 0 70 300 1 0 4 1 0 0\ncpu1 200 0 80 30", &set, &ticks) == 1 &&
+		      ticks == 274,
+	      "%llu", (unsigned long long)ticks);
+	CHECK("nor one of fewer than seven fields",
+	      fr_wait_busy_ticks_by("cpu0 200 0 70 300 1 0\ncpu1 1 2 3 x 5 6 7\n", &set, &ticks) == 0 && ticks == 0,
+	      "%llu", (unsigned long long)ticks);
+	CHECK("nor a CPU beyond any mask, nor other text",
+	      fr_wait_busy_ticks_by("cpu99999999999999999999 1 1 1 1 1 1 1\ncpux 1 1 1 1 1 1 1\n\n", &set, &ticks) == 0,
+	      "%llu", (unsigned long long)ticks);
+	CHECK("an empty text sums none", fr_wait_busy_ticks_by("", NULL, &ticks) == 0, "summed");
+	{
+		char text[16384];
+		FILE *f = fopen("/proc/stat", "r");
+		size_t n = f != NULL ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+		if (f != NULL)
+			fclose(f);
+		text[n] = '\0';
+		CHECK("this machine's /proc/stat has a line for each CPU of this process's mask",
+		      sched_getaffinity(0, sizeof(set), &set) == 0 &&
+			      fr_wait_busy_ticks_by(text, &set, &ticks) == CPU_COUNT(&set),
+		      "%d of %d", fr_wait_busy_ticks_by(text, &set, &ticks), CPU_COUNT(&set));
+	}
+}
+
+static uint64_t cpu_clock_nsec(clockid_t clock)
+{
+	struct timespec ts;
+
+	return clock_gettime(clock, &ts) == 0 ? (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec : 0;
+}
+
+/* fr_wait_ours_nsec lies between this process's and the child's CPU times read just before and after. */
+static int ours_between(clockid_t child, int child_counted)
+{
+	uint64_t self0 = cpu_clock_nsec(CLOCK_PROCESS_CPUTIME_ID), child0 = cpu_clock_nsec(child);
+	uint64_t ours = fr_wait_ours_nsec();
+	uint64_t child1 = cpu_clock_nsec(child), self1 = cpu_clock_nsec(CLOCK_PROCESS_CPUTIME_ID);
+
+	return child_counted ? self0 + child0 <= ours && ours <= self1 + child1 : self0 <= ours && ours <= self1;
+}
+
+static void test_peers_are_ours(void)
+{
+	struct timespec busy = { 0, 50 * 1000 * 1000 };
+	clockid_t child_clock;
+	pid_t child = fork();
+
+	if (child == 0) {
+		for (;;)
+			; /* busy until killed */
+	}
+	CHECK("a busy child to count", child > 0 && clock_getcpuclockid(child, &child_clock) == 0, "fork failed");
+	if (child <= 0)
+		return;
+	(void)nanosleep(&busy, NULL);
+	CHECK("a process that is no peer is not ours", ours_between(child_clock, 0), "counted");
+	fr_wait_peer_add((uint32_t)child);
+	fr_wait_peer_add((uint32_t)child); /* a second doorbell of the same peer */
+	CHECK("a peer's CPU time is ours", ours_between(child_clock, 1), "not counted");
+	fr_wait_peer_remove((uint32_t)child);
+	CHECK("counted once, while any of its doorbells is held", ours_between(child_clock, 1), "not counted");
+	fr_wait_peer_remove((uint32_t)child);
+	CHECK("not once all are let go", ours_between(child_clock, 0), "counted");
+	fr_wait_peer_add((uint32_t)getpid());
+	fr_wait_peer_add(0);
+	CHECK("this process (or pid 0) is never counted twice", ours_between(child_clock, 0), "counted");
+	fr_wait_peer_remove((uint32_t)getpid());
+	(void)kill(child, SIGKILL);
+	(void)waitpid(child, NULL, 0);
+}
+
 int main(void)
 {
 	test_modes();
@@ -171,5 +290,8 @@ int main(void)
 	test_slow_replies_stop_the_spin();
 	test_learns_again();
 	test_crowded_by();
+	test_foreign_crowd();
+	test_busy_ticks();
+	test_peers_are_ours();
 	return check_summary();
 }
