@@ -90,12 +90,14 @@ static int load_and_look_at_mmap(const char *user_setting)
 	unsigned char before[MMAP_HEAD];
 	int (*probe)(char *, size_t);
 	const unsigned char *code;
+	void *handle, *libc;
 	char err[256];
-	void *handle;
 
 	if (unsetenv("UCX_MEM_EVENTS") != 0 || (user_setting != NULL && setenv("UCX_MEM_EVENTS", user_setting, 1) != 0))
 		return 100;
-	code = (const unsigned char *)dlsym(RTLD_DEFAULT, "mmap");
+	/* libc's own mmap, which UCX patches: a sanitizer's runtime puts its own before it. */
+	libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	code = libc != NULL ? (const unsigned char *)dlsym(libc, "mmap") : NULL;
 	if (code == NULL)
 		return 103;
 	memcpy(before, code, sizeof(before));
