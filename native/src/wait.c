@@ -247,7 +247,7 @@ static uint64_t fr_wait_clock_nsec(clockid_t clock)
 {
 	struct timespec ts;
 
-	/* A peer gone meanwhile (its doorbell not yet let go) has no clock: nothing to count. */
+	/* 0 when the clock cannot be read: a peer gone meanwhile (its doorbell not yet let go). */
 	if (clock_gettime(clock, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -333,9 +333,11 @@ static int fr_wait_crowd_is_foreign(uint64_t now_nsec)
 	if (paused || now_nsec - sampled_nsec >= FR_WAIT_FOREIGN_WINDOW_NSEC) {
 		busy = fr_wait_busy_nsec();
 		ours = fr_wait_ours_sample(&gen);
+		/* Not judged: /proc/stat not read (a crowd), a pause, or a peer that came or went (its
+		 * whole life is no window's; the last verdict stands). */
 		if (busy == 0 || busy_then == 0 || busy < busy_then)
-			atomic_store_explicit(&foreign, 1, memory_order_relaxed); /* /proc/stat not read */
-		else if (!paused && gen == gen_then && ours >= ours_then) /* else a peer came or went: its whole life is no window's */
+			atomic_store_explicit(&foreign, 1, memory_order_relaxed);
+		else if (!paused && gen == gen_then && ours >= ours_then)
 			atomic_store_explicit(&foreign,
 					      fr_wait_foreign_crowd(busy - busy_then, ours - ours_then,
 								    now_nsec - sampled_nsec, fr_wait_load_cpus),
@@ -419,11 +421,11 @@ int fr_wait_spins_though_crowded(int our_cpu, int peer_cpu, unsigned streams_asl
 /* Whether adaptive waiting with a spin of max_nsec finds the machine crowded now. */
 static int fr_wait_crowded_now(int mode, uint64_t max_nsec)
 {
-	struct timespec ts;
+	uint64_t now;
 
-	if (mode != FASTRMI_WAIT_ADAPTIVE || max_nsec == 0 || clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+	if (mode != FASTRMI_WAIT_ADAPTIVE || max_nsec == 0 || (now = fr_wait_clock_nsec(CLOCK_MONOTONIC)) == 0)
 		return 0;
-	return fr_wait_machine_crowded((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	return fr_wait_machine_crowded(now);
 }
 
 FASTRMI_API uint64_t fastrmi_wait_spin_for(void *budget, int mode, uint64_t max_nsec)

@@ -85,14 +85,14 @@ unsigned fr_wait_crowded_looks(unsigned looks_before, int crowded_now);
  * and its shared-memory peers' own: a callback's three threads, eight clients of one server, the
  * JIT of either JVM. Such a crowd does not stop a spin: a reply answered by a spin spares those
  * very threads a sleep and a wake-up (star8 on 2 cores: 26 us a call and 5.7 us of CPU, against
- * 50 and 12.2 when this crowd stopped the spins). So once the process is warm, a crowded look counts only while the
- * threads of other processes keep more than all but FR_WAIT_PAIR_MILLICORES / 1000 of the
- * CPUs busy that this process could use when the library was loaded, over the last
- * FR_WAIT_FOREIGN_WINDOW_NSEC (their busy time from /proc/stat, less this process's CPU time and
- * its peers'). Until it is warm (its first
- * FR_WAIT_COLD_WAITS waits, each asks once) every crowd counts: the JIT is compiling the call
- * path, and a spin takes the core it needs (a fresh pair's first 2,000 null calls 1.6x stock's
- * time spinning beside the JIT, 0.63x not).
+ * 50 and 12.2 when this crowd stopped the spins). So once the process is warm, a crowded look
+ * counts only while the threads of other processes keep more than all but
+ * FR_WAIT_PAIR_MILLICORES / 1000 of the CPUs busy that this process could use when the library
+ * was loaded, over the last FR_WAIT_FOREIGN_WINDOW_NSEC (their busy time from /proc/stat, less
+ * this process's CPU time and its peers'). Until it is warm (its first FR_WAIT_COLD_WAITS waits,
+ * each asks once) every crowd counts: the JIT is compiling the call path, and a spin takes the
+ * core it needs (a fresh pair's first 2,000 null calls 1.6x stock's time spinning beside the JIT,
+ * 0.63x not).
  */
 #define FR_WAIT_COLD_WAITS 10000u
 #define FR_WAIT_FOREIGN_WINDOW_NSEC 100000000u

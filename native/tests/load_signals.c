@@ -5,8 +5,8 @@
  * otherwise; a JVM raises SIGSEGV on purpose, so such a handler kills it. UCX rewrites libc's
  * mmap in place when it loads unless UCX_MEM_EVENTS says otherwise; a thread inside mmap then
  * dies. libfastrmi.so's own constructor (src/signals.c, run first through -z initfirst) sets both
- * variables, whatever binds the library. This test loads it as a JVM does, with dlopen, so it is not linked with it; each
- * case runs in a child of its own, with a clean environment.
+ * variables, whatever binds the library. This test loads it as a JVM does, with dlopen, so it is
+ * not linked with it; each case runs in a child of its own, with a clean environment.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
