@@ -21,7 +21,8 @@
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the RMI
 #                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
 #                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds, each kernel's calls
-#                 in batches the columns take in turn; @binding=jni: the JNI binding beside FFM), on this host, then
+#                 in batches the columns take in turn; @binding=ffm: the FFM binding beside
+#                 JNI, the default), on this host, then
 #                 a fresh pair's first $(BENCH_FIRST_CALLS) calls of each kernel (no warm-up) on this host, then
 #                 the same on JDK 17 (the JNI binding) on $(BENCH_JDK17_TRANSPORTS),
 #                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS), then four namespaces calling
@@ -66,7 +67,7 @@ LEAN_BENCH_RMI_OPENS := --add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED
 LEAN_BENCH_JVM = $(LEAN_BENCH_OPENS) $(LEAN_BENCH_RMI_OPENS) -javaagent:$(AGENT_JAR)
 LEAN_FUZZ_SEED ?= $(shell date +%s)
 CHURN_CLIENTS ?= 1000
-BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp,ucx:shm@binding=jni
+BENCH_TRANSPORTS ?= ucx:shm,ofi:shm,tcp,ucx:shm@binding=ffm
 BENCH_JDK17_TRANSPORTS ?= ucx:shm,ofi:shm,tcp
 BENCH_NETNS_TRANSPORTS ?= tcp,ucx:tcp,ofi:tcp;ofi_rxm
 BENCH_ROUNDS ?= 5
