@@ -21,9 +21,9 @@
 #   make bench    socket ping-pong (java.net, each native transport, java.net under scope = jvm), then the RMI
 #                 benchmark (io.fastrmi.netpipe.bench.Bench: per-call median/p99 of its kernels, stock RMI and the
 #                 agent on each of $(BENCH_TRANSPORTS), quiet and loaded, $(BENCH_ROUNDS) rounds, each kernel's calls
-#                 in batches the columns take in turn; @binding=ffm: the FFM binding beside
-#                 JNI, the default), on this host, then
-#                 a fresh pair's first $(BENCH_FIRST_CALLS) calls of each kernel (no warm-up) on this host, then
+#                 in batches the columns take in turn; @binding=ffm: the FFM binding beside JNI, the default),
+#                 on this host, then a fresh pair's first $(BENCH_FIRST_CALLS) calls of each kernel (no warm-up)
+#                 on this host, then
 #                 the same on JDK 17 (the JNI binding) on $(BENCH_JDK17_TRANSPORTS),
 #                 then across two network namespaces on $(BENCH_NETNS_TRANSPORTS), then four namespaces calling
 #                 each other at once (io.fastrmi.netpipe.bench.mesh.Mesh: a star and an all-to-all, 8 threads per
