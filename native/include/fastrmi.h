@@ -315,6 +315,8 @@ struct fastrmi_wait_counts {
 	uint64_t answered_nudged;   /* waits for data that a nudged spin answered */
 	uint64_t provider_polls;    /* the provider's progress called (a read of bytes already there calls none) */
 	uint64_t spun_crowded;      /* waits that spun on a crowded machine: the thread waited for ran on another CPU */
+	uint64_t nested;            /* waits for data inside a nested call (a callback's reply to a server's thread) */
+	uint64_t nested_spun;       /* ... that spinning answered */
 };
 FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts);
 

@@ -329,6 +329,8 @@ FASTRMI_API int64_t fastrmi_send(fastrmi_stream *s, const void *buf, size_t len,
 		fr_seterr(err, errlen, "stream %llu: writing was shut down", (unsigned long long)s->local_id);
 		ret = FASTRMI_ERR_CLOSED;
 	}
+	if (ret == 0 && len > 0)
+		fr_stream_sends(s);
 	while (ret == 0 && sent < len) {
 		if (ring && !fr_send_ready(s))
 			fr_ring_peer(s, &ring); /* the peer must take what we sent before we may send on */
@@ -416,6 +418,38 @@ static void fr_ring_taken(struct fastrmi_stream *s, size_t n)
 	if (s->ring_count == 0)
 		s->ring_head = 0;
 	s->unreported += n;
+	fr_stream_took(s, n);
+}
+
+/* The serving stream whose request this thread took last and has not answered: compared, never followed. */
+static __thread const struct fastrmi_stream *fr_thread_serving;
+
+void fr_stream_took(struct fastrmi_stream *s, size_t n)
+{
+	if (n == 0)
+		return;
+	if (!s->spoke)
+		s->serves = 1;
+	if (s->serves)
+		fr_thread_serving = s;
+}
+
+/* This thread answers no request on s any more: it wrote to it, or closes it. */
+static void fr_thread_served(const struct fastrmi_stream *s)
+{
+	if (fr_thread_serving == s)
+		fr_thread_serving = NULL;
+}
+
+void fr_stream_sends(struct fastrmi_stream *s)
+{
+	s->spoke = 1;
+	fr_thread_served(s);
+}
+
+int fr_stream_wait_is_nested(const struct fastrmi_stream *s)
+{
+	return fr_thread_serving != NULL && fr_thread_serving != s && !s->serves;
 }
 
 FASTRMI_API int64_t fastrmi_recv(fastrmi_stream *s, void *buf, size_t cap, int timeout_ms,
@@ -659,6 +693,7 @@ FASTRMI_API void fastrmi_stream_close(fastrmi_stream *s)
 
 	if (s == NULL)
 		return;
+	fr_thread_served(s);
 	ctx = s->ctx;
 	pthread_mutex_lock(&ctx->lock);
 	/* Linger: let the peer take the data still in flight (it may pull it from us). */

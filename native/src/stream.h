@@ -78,6 +78,8 @@ struct fastrmi_stream {
 	uint64_t rx_wait_since;  /* when its current wait for data began (0: none) */
 	uint64_t nudged_until;   /* another thread said its data is due: spin for it until then (0: no) */
 	int nudging;             /* its reader nudged another stream's and waits without spinning */
+	int spoke;               /* it sent data (before it received any: it does not serve) */
+	int serves;              /* its peer spoke first: it carries requests this end answers */
 	pthread_cond_t cond;
 	unsigned sleepers;
 	uint64_t asleep_since;  /* when its first sleeper fell asleep (on ctx->sleeping, newest first) */
@@ -126,6 +128,17 @@ void fr_wake_all(struct fastrmi_ctx *ctx);
 void fr_wake_stream(struct fastrmi_stream *s);
 void fr_wake_stream_rung(struct fastrmi_stream *s, int peer_rang, int *ring_later);
 void fr_wake_tx_waiters(struct fastrmi_ctx *ctx);
+/*
+ * Nested calls. A stream whose peer spoke first serves: it carries requests that this end
+ * answers (an accepted RMI connection). A thread that took a request off such a stream and has
+ * not yet written to it is inside a call, and a wait of its for data on a stream that does not
+ * serve is a nested call's (a callback, a DGC call while unmarshalling): its reply comes after
+ * the peer's whole turn, which a wake-up of ours would only lengthen (fr_wait_nested_spin_for).
+ * Lock held for the first two.
+ */
+void fr_stream_took(struct fastrmi_stream *s, size_t n);
+void fr_stream_sends(struct fastrmi_stream *s);
+int fr_stream_wait_is_nested(const struct fastrmi_stream *s);
 
 /* message.c: messages, send buffers, credit and delivery */
 int fr_add_tx(struct fastrmi_ctx *ctx);

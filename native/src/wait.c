@@ -35,6 +35,16 @@ uint64_t fr_wait_spin_for(struct fr_wait_budget *b, enum fastrmi_wait_mode mode,
 	return b->spin_nsec < max_nsec ? b->spin_nsec : max_nsec;
 }
 
+uint64_t fr_wait_nested_spin_for(struct fr_wait_budget *b, enum fastrmi_wait_mode mode, uint64_t max_nsec,
+				 int crowded)
+{
+	uint64_t nested_max = FR_WAIT_NESTED_SPIN_FACTOR * max_nsec;
+
+	if (mode != FASTRMI_WAIT_ADAPTIVE)
+		return fr_wait_spin_for(b, mode, max_nsec, crowded);
+	return fr_wait_spin_for(b, mode, nested_max, crowded) > 0 ? nested_max : 0;
+}
+
 void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_nsec, int answered_spinning)
 {
 	uint64_t spin;

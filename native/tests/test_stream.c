@@ -1850,6 +1850,130 @@ out:
 	return ret;
 }
 
+/* ---- a nested call's wait spins past the config's spin ---------------------------------- *
+ *
+ * The parent serves calls on stream X (the child spoke first on it) and, inside each, calls the
+ * child back on stream Y, whose handler answers after a turn of NESTED_TURN_NSEC: longer than
+ * the config's spin, within FR_WAIT_NESTED_SPIN_FACTOR times it. Waited for inside the call, that
+ * reply is a nested call's and is answered spinning; waited for after the call's reply went (the
+ * same turn, no call open), it is not, and the thread sleeps. Counted, not timed. The child, a
+ * client whose only waits follow its own requests or serve the callbacks, has no nested wait. */
+
+#define NESTED_ROUNDS 200
+#define NESTED_WARM_ROUNDS 50
+#define NESTED_TURN_NSEC (SPIN_USEC * 1000u * 8u / 5u)
+
+/* One call: inside says whether the parent calls back before its reply (nested) or after. */
+static int nested_parent_call(fastrmi_stream *x, fastrmi_stream *y, int inside, char *why, size_t whylen)
+{
+	char c;
+
+	if (recv_exact(x, &c, 1, 1, why, whylen) != 0)
+		return -1;
+	if (!inside && send_all(x, &c, 1, why, whylen) != 0)
+		return -1;
+	if (send_all(y, &c, 1, why, whylen) != 0 || recv_exact(y, &c, 1, 1, why, whylen) != 0)
+		return -1;
+	return inside ? send_all(x, &c, 1, why, whylen) : 0;
+}
+
+/* Rounds of calls: what the context counted meanwhile goes to *delta, the thread's sleeps to *sleeps. */
+static int nested_parent_rounds(struct side *s, fastrmi_stream *x, fastrmi_stream *y, int inside,
+				struct fastrmi_wait_counts *delta, long *sleeps, char *why, size_t whylen)
+{
+	struct fastrmi_wait_counts before, after;
+	pid_t tid = gettid();
+
+	for (int i = 0; i < NESTED_WARM_ROUNDS; i++)
+		if (nested_parent_call(x, y, inside, why, whylen) != 0)
+			return -1;
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	*sleeps = thread_sleeps(tid);
+	for (int i = 0; i < NESTED_ROUNDS; i++)
+		if (nested_parent_call(x, y, inside, why, whylen) != 0)
+			return -1;
+	*sleeps = thread_sleeps(tid) - *sleeps;
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	delta->nested = after.nested - before.nested;
+	delta->nested_spun = after.nested_spun - before.nested_spun;
+	return 0;
+}
+
+static int nested_parent(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *x = NULL, *y = NULL;
+	struct fastrmi_wait_counts in_call, after_reply;
+	long sleeps_in_call, sleeps_after_reply;
+	int ret = -1;
+
+	if (open_stream(s, 1, 2, &x, why, whylen) != 0 || open_stream(s, 3, 4, &y, why, whylen) != 0)
+		goto out;
+	if (nested_parent_rounds(s, x, y, 1, &in_call, &sleeps_in_call, why, whylen) != 0 ||
+	    nested_parent_rounds(s, x, y, 0, &after_reply, &sleeps_after_reply, why, whylen) != 0)
+		goto out;
+	/* A slow send (ASan) may find the reply there when its wait would begin: no wait, none counted. */
+	if (in_call.nested < NESTED_ROUNDS / 2 || in_call.nested_spun < in_call.nested / 2 || after_reply.nested != 0 ||
+	    sleeps_after_reply < NESTED_ROUNDS / 2 || sleeps_in_call < 0) {
+		snprintf(why, whylen, "%d calls each, the callback's turn %u us against a spin of %d us: inside the call "
+			 "%" PRIu64 " nested waits, %" PRIu64 " answered spinning, %ld sleeps (wanted most callbacks' "
+			 "waits nested, half of those at least answered spinning); after the call's reply %" PRIu64 " nested "
+			 "waits, %ld sleeps (wanted none nested, a sleep in half at least)", NESTED_ROUNDS,
+			 NESTED_TURN_NSEC / 1000u, SPIN_USEC, in_call.nested, in_call.nested_spun, sleeps_in_call,
+			 after_reply.nested, sleeps_after_reply);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(y);
+	fastrmi_stream_close(x);
+	return ret;
+}
+
+/* The callback's handler: it takes NESTED_TURN_NSEC, busy, from the callback's arrival. */
+static int nested_child_call(fastrmi_stream *x, fastrmi_stream *y, int inside, char *why, size_t whylen)
+{
+	char c = 'c';
+	double until;
+
+	if (send_all(x, &c, 1, why, whylen) != 0)
+		return -1;
+	if (!inside && recv_exact(x, &c, 1, 1, why, whylen) != 0)
+		return -1;
+	if (recv_exact(y, &c, 1, 1, why, whylen) != 0)
+		return -1;
+	until = now_sec(CLOCK_MONOTONIC) + NESTED_TURN_NSEC / 1e9;
+	while (now_sec(CLOCK_MONOTONIC) < until)
+		;
+	if (send_all(y, &c, 1, why, whylen) != 0)
+		return -1;
+	return inside ? recv_exact(x, &c, 1, 1, why, whylen) : 0;
+}
+
+static int nested_child(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *x = NULL, *y = NULL;
+	struct fastrmi_wait_counts counts;
+	int ret = -1;
+
+	if (open_stream(s, 2, 1, &x, why, whylen) != 0 || open_stream(s, 4, 3, &y, why, whylen) != 0)
+		goto out;
+	for (int inside = 1; inside >= 0; inside--)
+		for (int i = 0; i < NESTED_WARM_ROUNDS + NESTED_ROUNDS; i++)
+			if (nested_child_call(x, y, inside, why, whylen) != 0)
+				goto out;
+	fastrmi_ctx_wait_counts(s->ctx, &counts);
+	if (counts.nested != 0) {
+		snprintf(why, whylen, "the client's waits for its replies and its callbacks: %" PRIu64 " nested, wanted none",
+			 counts.nested);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(y);
+	fastrmi_stream_close(x);
+	return ret;
+}
+
 /* ---- bytes already there ------------------------------------------------------------ *
  *
  * RMI's buffered reads take a message in several receives. Once its bytes are in the stream's
@@ -2436,6 +2560,12 @@ static void run_config(const struct config *cfg)
 
 	parent = run_pair(cfg, there_parent, there_child, why, sizeof(why), NULL, &child);
 	report(cfg, "reads of bytes already in the window poll no provider", parent, why, child, 0);
+
+	if (cfg->wait_mode == FASTRMI_WAIT_ADAPTIVE) {
+		parent = run_pair(cfg, nested_parent, nested_child, why, sizeof(why), NULL, &child);
+		report(cfg, "a server's wait for its callback's reply spins up to 3 spins, answered spinning; "
+		       "after the call's reply the same wait sleeps", parent, why, child, 0);
+	}
 
 	parent = run_pair(cfg, nudge_parent, nudge_child, why, sizeof(why), NULL, &child);
 	report(cfg, "a nudge wakes a sleeping reader to spin, and its data is answered spinning; none under wait = block",

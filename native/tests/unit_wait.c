@@ -115,6 +115,39 @@ static void test_learns_again(void)
 	      "spin %llu ns", (unsigned long long)spin);
 }
 
+static void test_nested_waits(void)
+{
+	const uint64_t nested_max = FR_WAIT_NESTED_SPIN_FACTOR * MAX;
+	struct fr_wait_budget b;
+	uint64_t spin;
+
+	memset(&b, 0, sizeof(b));
+	CHECK("a nested call's first wait spins the nested spin",
+	      fr_wait_nested_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0) == nested_max, "did not");
+	/* The callback's handler was spinning: its replies came at once, one in a few after a wake-up. */
+	for (int i = 0; i < 20; i++) {
+		(void)fr_wait_nested_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+		fr_wait_learn(&b, nested_max, 3 * US, 1);
+	}
+	spin = fr_wait_nested_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("short replies do not shorten a nested wait's spin: the next may come after the peer's wake-up",
+	      spin == nested_max && fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0) == FR_WAIT_SPIN_PER_REPLY * 3 * US,
+	      "nested %llu ns, plain %llu ns", (unsigned long long)spin,
+	      (unsigned long long)fr_wait_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0));
+	CHECK("nor does a crowded machine let it spin",
+	      fr_wait_nested_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 1) == 0, "spun");
+	CHECK("wait = spin and wait = block keep the config's spin",
+	      fr_wait_nested_spin_for(&b, FASTRMI_WAIT_SPIN, MAX, 0) == MAX &&
+		      fr_wait_nested_spin_for(&b, FASTRMI_WAIT_BLOCK, MAX, 0) == 0, "did not");
+	/* A callback that does real work: its replies far beyond even the nested spin. */
+	for (int i = 0; i < 2; i++) {
+		(void)fr_wait_nested_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+		fr_wait_learn(&b, nested_max, FR_WAIT_SLOW_FACTOR * nested_max + US, 0);
+	}
+	spin = fr_wait_nested_spin_for(&b, FASTRMI_WAIT_ADAPTIVE, MAX, 0);
+	CHECK("two replies far beyond the nested spin stop it", spin == 0, "spin %llu ns", (unsigned long long)spin);
+}
+
 static void test_crowded_by(void)
 {
 	cpu_set_t set;
@@ -289,6 +322,7 @@ int main(void)
 	test_quick_replies_shrink_the_spin();
 	test_slow_replies_stop_the_spin();
 	test_learns_again();
+	test_nested_waits();
 	test_crowded_by();
 	test_foreign_crowd();
 	test_busy_ticks();
