@@ -1899,18 +1899,15 @@ static int nested_parent_rounds(struct side *s, fastrmi_stream *x, fastrmi_strea
 	return 0;
 }
 
-static int nested_parent(struct side *s, char *why, size_t whylen)
+/* The parent's verdict on its counts (the server). */
+static int nested_parent_checks(struct side *s, fastrmi_stream *x, fastrmi_stream *y, char *why, size_t whylen)
 {
-	fastrmi_stream *x = NULL, *y = NULL;
 	struct fastrmi_wait_counts in_call, after_reply;
 	long sleeps_in_call, sleeps_after_reply;
-	int ret = -1;
 
-	if (open_stream(s, 1, 2, &x, why, whylen) != 0 || open_stream(s, 3, 4, &y, why, whylen) != 0)
-		goto out;
 	if (nested_parent_rounds(s, x, y, 1, &in_call, &sleeps_in_call, why, whylen) != 0 ||
 	    nested_parent_rounds(s, x, y, 0, &after_reply, &sleeps_after_reply, why, whylen) != 0)
-		goto out;
+		return -1;
 	/* A slow send (ASan) may find the reply there when its wait would begin: no wait, none counted. */
 	if (in_call.nested < NESTED_ROUNDS / 2 || in_call.nested_spun < in_call.nested / 2 || after_reply.nested != 0 ||
 	    sleeps_after_reply < NESTED_ROUNDS / 2 || sleeps_in_call < 0) {
@@ -1920,13 +1917,9 @@ static int nested_parent(struct side *s, char *why, size_t whylen)
 			 "waits, %ld sleeps (wanted none nested, a sleep in half at least)", NESTED_ROUNDS,
 			 NESTED_TURN_NSEC / 1000u, SPIN_USEC, in_call.nested, in_call.nested_spun, sleeps_in_call,
 			 after_reply.nested, sleeps_after_reply);
-		goto out;
+		return -1;
 	}
-	ret = 0;
-out:
-	fastrmi_stream_close(y);
-	fastrmi_stream_close(x);
-	return ret;
+	return 0;
 }
 
 /* The callback's handler: it takes NESTED_TURN_NSEC, busy, from the callback's arrival. */
@@ -1949,26 +1942,33 @@ static int nested_child_call(fastrmi_stream *x, fastrmi_stream *y, int inside, c
 	return inside ? recv_exact(x, &c, 1, 1, why, whylen) : 0;
 }
 
-static int nested_child(struct side *s, char *why, size_t whylen)
+/* The child's verdict (the client): none of its waits is a nested call's. */
+static int nested_child_checks(struct side *s, fastrmi_stream *x, fastrmi_stream *y, char *why, size_t whylen)
 {
-	fastrmi_stream *x = NULL, *y = NULL;
 	struct fastrmi_wait_counts counts;
-	int ret = -1;
 
-	if (open_stream(s, 2, 1, &x, why, whylen) != 0 || open_stream(s, 4, 3, &y, why, whylen) != 0)
-		goto out;
 	for (int inside = 1; inside >= 0; inside--)
 		for (int i = 0; i < NESTED_WARM_ROUNDS + NESTED_ROUNDS; i++)
 			if (nested_child_call(x, y, inside, why, whylen) != 0)
-				goto out;
+				return -1;
 	fastrmi_ctx_wait_counts(s->ctx, &counts);
 	if (counts.nested != 0) {
 		snprintf(why, whylen, "the client's waits for its replies and its callbacks: %" PRIu64 " nested, wanted none",
 			 counts.nested);
-		goto out;
+		return -1;
 	}
-	ret = 0;
-out:
+	return 0;
+}
+
+/* X carries the child's calls (ids 1 and 2), Y the parent's callbacks (3 and 4). */
+static int nested_side(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *x = NULL, *y = NULL;
+	int ret = -1;
+
+	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &x, why, whylen) == 0 &&
+	    open_stream(s, s->is_child ? 4 : 3, s->is_child ? 3 : 4, &y, why, whylen) == 0)
+		ret = s->is_child ? nested_child_checks(s, x, y, why, whylen) : nested_parent_checks(s, x, y, why, whylen);
 	fastrmi_stream_close(y);
 	fastrmi_stream_close(x);
 	return ret;
@@ -2562,7 +2562,7 @@ static void run_config(const struct config *cfg)
 	report(cfg, "reads of bytes already in the window poll no provider", parent, why, child, 0);
 
 	if (cfg->wait_mode == FASTRMI_WAIT_ADAPTIVE) {
-		parent = run_pair(cfg, nested_parent, nested_child, why, sizeof(why), NULL, &child);
+		parent = run_pair(cfg, nested_side, nested_side, why, sizeof(why), NULL, &child);
 		report(cfg, "a server's wait for its callback's reply spins up to 3 spins, answered spinning; "
 		       "after the call's reply the same wait sleeps", parent, why, child, 0);
 	}
