@@ -319,44 +319,54 @@ static uint64_t fr_wait_busy_nsec(void)
 	return ticks * (1000000000u / (uint64_t)per_sec);
 }
 
+int fr_wait_window_add(struct fr_wait_window *w, uint64_t interval_nsec, uint64_t busy_nsec, uint64_t ours_nsec,
+		       int cpus, int *foreign)
+{
+	w->nsec += interval_nsec;
+	w->busy_nsec += busy_nsec;
+	w->ours_nsec += ours_nsec;
+	if (w->nsec < FR_WAIT_FOREIGN_WINDOW_NSEC)
+		return 0;
+	*foreign = fr_wait_foreign_crowd(w->busy_nsec, w->ours_nsec, w->nsec, cpus);
+	memset(w, 0, sizeof(*w));
+	return 1;
+}
+
 /*
- * Whether other processes crowd the machine (fr_wait_foreign_crowd), as of the last full window:
- * sampled by one thread at a time, at looks a window apart. 1 until a window is known. A window
- * starts anew after a pause in the looks (no waits): what others ran while we did not wait (the
- * other pairs of a benchmark taken in turn, say) says nothing of the crowd our waits meet, so the
- * verdict of the last window stands until the new one is full.
+ * Whether other processes crowd the machine (fr_wait_foreign_crowd), as of the last full window
+ * (struct fr_wait_window): sampled by one thread at a time, at every look. 1 until a window is
+ * known; the last verdict stands while the next window fills.
  */
 static int fr_wait_crowd_is_foreign(uint64_t now_nsec)
 {
 	static pthread_mutex_t sampler = PTHREAD_MUTEX_INITIALIZER;
-	static uint64_t sampled_nsec, looked_nsec, busy_then, ours_then;
+	static struct fr_wait_window window;
+	static uint64_t looked_nsec, busy_then, ours_then;
 	static unsigned gen_then;
 	static _Atomic int foreign = 1;
 	uint64_t busy, ours;
 	unsigned gen;
-	int paused;
+	int paused, verdict;
 
 	if (pthread_mutex_trylock(&sampler) != 0)
 		return atomic_load_explicit(&foreign, memory_order_relaxed);
 	paused = looked_nsec == 0 || now_nsec - looked_nsec > FR_WAIT_LOOKS_PAUSED_NSEC;
-	looked_nsec = now_nsec;
-	if (paused || now_nsec - sampled_nsec >= FR_WAIT_FOREIGN_WINDOW_NSEC) {
-		busy = fr_wait_busy_nsec();
-		ours = fr_wait_ours_sample(&gen);
-		/* Not judged: /proc/stat not read (a crowd), a pause, or a peer that came or went (its
-		 * whole life is no window's; the last verdict stands). */
-		if (busy == 0 || busy_then == 0 || busy < busy_then)
-			atomic_store_explicit(&foreign, 1, memory_order_relaxed);
-		else if (!paused && gen == gen_then && ours >= ours_then)
-			atomic_store_explicit(&foreign,
-					      fr_wait_foreign_crowd(busy - busy_then, ours - ours_then,
-								    now_nsec - sampled_nsec, fr_wait_load_cpus),
-					      memory_order_relaxed);
-		sampled_nsec = now_nsec;
-		busy_then = busy;
-		ours_then = ours;
-		gen_then = gen;
+	busy = fr_wait_busy_nsec();
+	ours = fr_wait_ours_sample(&gen);
+	if (busy == 0 || busy < busy_then) {
+		/* /proc/stat not read: a crowd, and what was added so far is no window's. */
+		atomic_store_explicit(&foreign, 1, memory_order_relaxed);
+		memset(&window, 0, sizeof(window));
+	} else if (!paused && busy_then != 0 && gen == gen_then && ours >= ours_then &&
+		   fr_wait_window_add(&window, now_nsec - looked_nsec, busy - busy_then, ours - ours_then,
+				      fr_wait_load_cpus, &verdict)) {
+		atomic_store_explicit(&foreign, verdict, memory_order_relaxed);
 	}
+	/* Else a pause, or a peer that came or went (its whole life is no interval's): left out. */
+	looked_nsec = now_nsec;
+	busy_then = busy;
+	ours_then = ours;
+	gen_then = gen;
 	pthread_mutex_unlock(&sampler);
 	return atomic_load_explicit(&foreign, memory_order_relaxed);
 }

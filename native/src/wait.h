@@ -102,7 +102,7 @@ unsigned fr_wait_crowded_looks(unsigned looks_before, int crowded_now);
  * 50 and 12.2 when this crowd stopped the spins). So once the process is warm, a crowded look
  * counts only while the threads of other processes keep more than all but
  * FR_WAIT_PAIR_MILLICORES / 1000 of the CPUs busy that this process could use when the library
- * was loaded, over the last FR_WAIT_FOREIGN_WINDOW_NSEC (their busy time from /proc/stat, less
+ * was loaded, over the last FR_WAIT_FOREIGN_WINDOW_NSEC of waits (their busy time from /proc/stat, less
  * this process's CPU time and its peers'). Until it is warm (its first FR_WAIT_COLD_WAITS waits,
  * each asks once) every crowd counts: the JIT is compiling the call path, and a spin takes the
  * core it needs (a fresh pair's first 2,000 null calls 1.6x stock's time spinning beside the JIT,
@@ -117,6 +117,24 @@ unsigned fr_wait_crowded_looks(unsigned looks_before, int crowded_now);
 #define FR_WAIT_LOOKS_PAUSED_NSEC (3u * FR_WAIT_CROWD_CHECK_NSEC)
 /* Whether other processes' work of busy_nsec less ours_nsec in window_nsec crowds cpus CPUs. */
 int fr_wait_foreign_crowd(uint64_t busy_nsec, uint64_t ours_nsec, uint64_t window_nsec, int cpus);
+/*
+ * The window is made of the intervals between looks while waits go on; an interval that spans a
+ * pause is left out (what others ran while we did not wait, the other pairs of a benchmark taken in
+ * turn say, tells nothing of the crowd our waits meet), and the window is judged once its intervals
+ * add up to FR_WAIT_FOREIGN_WINDOW_NSEC, so that bursts of waits shorter than a window still get a
+ * verdict. A window that restarted at every pause never filled in bursts of 20-90 ms (a benchmark's
+ * batches of 2,000 callbacks), and the verdict of the warm-up's last window, foreign while other
+ * pairs warmed up, stood for the pair's life: no spin, 25-50 us a callback instead of 10.
+ */
+struct fr_wait_window {
+	uint64_t nsec, busy_nsec, ours_nsec; /* the intervals added so far */
+};
+/*
+ * Adds an interval (busy and ours as in fr_wait_foreign_crowd): 1 when that filled the window, its
+ * verdict then in *foreign and the window empty again; else 0.
+ */
+int fr_wait_window_add(struct fr_wait_window *w, uint64_t interval_nsec, uint64_t busy_nsec, uint64_t ours_nsec,
+		       int cpus, int *foreign);
 /*
  * The busy ticks (user, nice, system, irq, softirq) of the CPUs in cpus, from a /proc/stat text
  * (cpus NULL: the machine's line). Returns the number of CPUs summed: 0 when none could be, and

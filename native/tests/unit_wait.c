@@ -223,6 +223,28 @@ static void test_foreign_crowd(void)
 	      "one did not");
 }
 
+static void test_window_of_bursts(void)
+{
+	const uint64_t burst = 20000000u; /* 20 ms of waits, then a pause left out */
+	struct fr_wait_window w;
+	int foreign = -1, judged = 0, bursts = 0;
+
+	memset(&w, 0, sizeof(w));
+	/* Others idle while we wait (all the busy time ours), in bursts shorter than a window. */
+	while (!judged && bursts < 100) {
+		judged = fr_wait_window_add(&w, burst, 2 * burst, 2 * burst, 2, &foreign);
+		bursts++;
+	}
+	CHECK("bursts of waits shorter than a window add up to one and get a verdict",
+	      judged && bursts == (int)((FR_WAIT_FOREIGN_WINDOW_NSEC + burst - 1) / burst) && foreign == 0,
+	      "judged %d after %d bursts, foreign %d", judged, bursts, foreign);
+	for (int i = 0; i < 4; i++)
+		CHECK("and the next window starts empty", !fr_wait_window_add(&w, burst, 2 * burst, 0, 2, &foreign),
+		      "judged after %d bursts", i + 1);
+	CHECK("others busy on a CPU through the next window: foreign",
+	      fr_wait_window_add(&w, burst, 2 * burst, 0, 2, &foreign) && foreign == 1, "foreign %d", foreign);
+}
+
 static void test_busy_ticks(void)
 {
 	const char *stat = "cpu  400 0 150 600 3 0 9 1 0 0\n"
@@ -325,6 +347,7 @@ int main(void)
 	test_nested_waits();
 	test_crowded_by();
 	test_foreign_crowd();
+	test_window_of_bursts();
 	test_busy_ticks();
 	test_peers_are_ours();
 	return check_summary();
