@@ -8,6 +8,7 @@ import io.fastrmi.agent.advice.ChooseFactoryAdvice;
 import io.fastrmi.agent.advice.ClientCallEndAdvice;
 import io.fastrmi.agent.advice.ClientInvokeAdvice;
 import io.fastrmi.agent.advice.ClientNewCallAdvice;
+import io.fastrmi.agent.advice.ConnectionFreeAdvice;
 import io.fastrmi.agent.advice.CustomClientFactoryAdvice;
 import io.fastrmi.agent.advice.CustomServerFactoryAdvice;
 import io.fastrmi.agent.advice.ExecuteCallAdvice;
@@ -60,6 +61,8 @@ final class AdviceWeaver {
                     new Hook(LeanWriteObjectAdvice.class, method("writeObject", "java.lang.Object"))),
             "java/io/ObjectInputStream", List.of(
                     new Hook(LeanReadObjectAdvice.class, method("readObject", "java.lang.Class"))),
+            "sun/rmi/transport/tcp/TCPChannel", List.of(
+                    new Hook(ConnectionFreeAdvice.class, method("free", "sun.rmi.transport.Connection", "boolean"))),
             "sun/rmi/transport/tcp/TCPEndpoint", List.of(
                     new Hook(ChooseFactoryAdvice.class, method("chooseFactory")),
                     new Hook(CustomClientFactoryAdvice.class, method("newSocket")),

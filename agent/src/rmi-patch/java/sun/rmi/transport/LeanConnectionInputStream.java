@@ -1,5 +1,6 @@
 package sun.rmi.transport;
 
+import io.fastrmi.optrmi.lean.InputHold;
 import io.fastrmi.optrmi.lean.LeanObjectInput;
 import io.fastrmi.optrmi.lean.LeanDataInput;
 import io.fastrmi.optrmi.lean.LeanReader;
@@ -13,8 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * FastRMI's lean format under RMI's own unmarshal stream: a {@link ConnectionInputStream} (so
- * LiveRef's DGC bookkeeping works as on stock RMI), made once per connection and direction and
- * used for every call, that forwards to the connection's {@link LeanReader}. {@code readObject},
+ * LiveRef's DGC bookkeeping works as on stock RMI), made per connection (a second one while a call
+ * releases the first, see {@link InputHold}) and used for every call, that forwards to the
+ * connection's {@link LeanReader}. {@code readObject},
  * final in ObjectInputStream (and its private readString), reaches {@link #leanReadObject} through the agent's advice; serial
  * filters are the JDK's own fields of this stream, reset per call. Compiled into java.rmi's package
  * by the agent's build and defined there at run time; it holds no logic of its own.
@@ -26,6 +28,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
         (byte) (ObjectStreamConstants.STREAM_VERSION >>> 8), (byte) ObjectStreamConstants.STREAM_VERSION};
 
     private final LeanReader reader;
+    private final InputHold hold;
     private final LeanDataInput data;
     private final Consumer<Object> resetPerCall;
 
@@ -33,6 +36,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
     LeanConnectionInputStream(LeanReader reader, Consumer<Object> resetPerCall) throws IOException {
         super(new ByteArrayInputStream(STREAM_HEADER));
         this.reader = reader;
+        this.hold = new InputHold(reader);
         this.data = reader.data();
         this.resetPerCall = resetPerCall;
     }
@@ -41,7 +45,12 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
     public void beginMessage() throws IOException {
         resetPerCall.accept(this);
         discardRefs();
-        reader.beginMessage(this);
+        hold.begin(this);
+    }
+
+    @Override
+    public InputHold hold() {
+        return hold;
     }
 
     @Override
@@ -49,7 +58,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
         return reader.readObject(false, type);
     }
 
-    /** RMI's release of the call's input: after its DGC work, the message ends here. */
+    /** RMI's release of the call's input: after its DGC work, the message ends here unless the free ended it. */
     @Override
     void done(Connection c) {
         try {
@@ -57,7 +66,7 @@ final class LeanConnectionInputStream extends ConnectionInputStream implements L
         } finally {
             discardRefs();
             try {
-                reader.endMessage();
+                hold.released();
             } catch (IOException e) {
                 // The reader is broken; the next use of this connection fails and RMI closes it.
             }

@@ -121,7 +121,10 @@ public final class LeanStreams {
     private final LeanWriter writer;
     private final LeanReader reader;
     private LeanObjectOutput output;
+    /** The input stream of the call begun last on this connection. */
     private LeanObjectInput input;
+    /** The other one, for a call that begins while the call before still releases {@link #input}. */
+    private LeanObjectInput spareInput;
 
     private LeanStreams(FastSocket socket, Object connection) throws Throwable {
         this.socket = socket;
@@ -159,14 +162,53 @@ public final class LeanStreams {
         if (streams.reader.isBroken()) {
             streams.close("its lean input failed earlier");
         }
-        if (streams.input == null) {
-            streams.input = (LeanObjectInput) make(() -> (LeanObjectInput) Rmi.NEW_INPUT.invokeExact(streams.reader, RENEW_INPUT));
-        }
-        streams.input.beginMessage();
+        LeanObjectInput input = streams.inputForNextCall();
+        input.beginMessage();
         if (filter != null) {
-            ((ObjectInputStream) streams.input).setObjectInputFilter(filter);
+            ((ObjectInputStream) input).setObjectInputFilter(filter);
         }
-        return streams.input;
+        return input;
+    }
+
+    /**
+     * The stream the next call reads through: the last one, unless the call before still releases
+     * it (see {@link io.fastrmi.optrmi.lean.InputHold}); then the spare, made when first needed, or
+     * a new one where the spare is held too (its call never released it: RMI's client does not,
+     * after an exception from the server).
+     */
+    private LeanObjectInput inputForNextCall() throws IOException {
+        LeanObjectInput last = input;
+        if (last != null && last.hold().mayBegin()) {
+            return last;
+        }
+        LeanObjectInput next = spareInput;
+        if (next == null || !next.hold().mayBegin()) {
+            next = make(() -> (LeanObjectInput) Rmi.NEW_INPUT.invokeExact(reader, RENEW_INPUT));
+        }
+        spareInput = last;
+        input = next;
+        return next;
+    }
+
+    /**
+     * RMI's client frees {@code connection} for the next call ({@code TCPChannel.free}) when the
+     * reply's value is read and before it releases the call's input: the lean message ends here,
+     * so that the next call's reads are its own. Returns whether the connection may go back to the
+     * pool: not when its lean streams failed (it closes, and the next call makes another).
+     */
+    public static boolean freed(Object connection) {
+        if (!(RmiCalls.Peers.socketOf(connection) instanceof FastSocket socket)
+                || !(socket.leanStreams() instanceof LeanStreams streams)) {
+            return true;
+        }
+        if (streams.input != null) {
+            try {
+                streams.input.hold().connectionFreed();
+            } catch (IOException | RuntimeException e) {
+                return false; // the reader is broken now
+            }
+        }
+        return !streams.reader.isBroken() && !streams.writer.isBroken();
     }
 
     /** The connection's lean streams; the handshake's answer is looked at only until they exist. */

@@ -12,6 +12,9 @@ public interface LeanObjectInput {
     /** A call's message begins. */
     void beginMessage() throws IOException;
 
+    /** This stream's hold on its connection's reader (which call's it is). */
+    InputHold hold();
+
     /** An object; {@code type} is Object, or String where RMI reads a String only (the registry's names). */
     Object leanReadObject(Class<?> type) throws IOException, ClassNotFoundException;
 }
