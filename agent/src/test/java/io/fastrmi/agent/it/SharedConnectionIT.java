@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A lean connection passes from call to call while the call before is still releasing its input
  * (RMI frees a connection once the reply's value is read, then registers the stubs it carried and
- * acknowledges them): every call of four threads is answered right and none waits forever, and
- * every call was lean. Before the fix the call before ended the next call's message under it, and
+ * acknowledges them; after an exception from the server it never releases it): every call of four
+ * threads is answered right and none waits forever, and every call was lean. Before the fix the call before ended the next call's message under it, and
  * the next call waited for bytes it had already been sent (seen in {@code MeshIT}).
  */
 class SharedConnectionIT {
@@ -52,6 +52,7 @@ class SharedConnectionIT {
             }
             assertEquals(rounds, calls.getOrDefault("make lean=true", 0), calls::toString);
             assertEquals(rounds, calls.getOrDefault("add lean=true", 0), calls::toString);
+            assertEquals(rounds / 10, calls.getOrDefault("refuse lean=true", 0), calls::toString);
             assertTrue(calls.getOrDefault("dirty lean=true", 0) >= rounds, calls::toString); // the DGC's calls between
         }
     }

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * call. Every other call returns a new remote object: the stub in its reply has the client's DGC
  * register it (a dirty call of its own) and acknowledge the reply, after RMI freed the call's
  * connection for the next call (it frees it as soon as the value is read). The other calls add
- * two numbers, checked. Usage: {@code server} (prints {@code READY port=P}, runs until its standard
+ * two numbers, checked; every tenth round also makes a call that throws from the server (RMI's
+ * client then frees the connection and never releases the call's input). Usage: {@code server} (prints {@code READY port=P}, runs until its standard
  * input ends) or {@code client PORT} ({@value #THREADS} threads, {@value #ROUNDS} rounds each;
  * prints {@code WRONG} lines for any answer that differs, {@code FAILED} for a call that threw,
  * then {@code ROUNDS n} and {@code DONE}).
@@ -31,6 +32,18 @@ public final class SharedConnectionMain {
         Made make(int id) throws RemoteException;
 
         long add(long a, long b) throws RemoteException;
+
+        /** Throws {@link Refused} naming {@code id}. */
+        void refuse(int id) throws RemoteException, Refused;
+    }
+
+    /** What {@link Factory#refuse} throws. */
+    public static final class Refused extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message);
+        }
     }
 
     public interface Made extends Remote {
@@ -59,6 +72,11 @@ public final class SharedConnectionMain {
             @Override
             public long add(long a, long b) {
                 return a + b;
+            }
+
+            @Override
+            public void refuse(int id) throws Refused {
+                throw new Refused("refused " + id);
             }
         };
         Factory stub = (Factory) UnicastRemoteObject.exportObject(impl, 0);
@@ -90,6 +108,9 @@ public final class SharedConnectionMain {
                         if (made.id() != i) {
                             System.out.println("WRONG made " + i + " says " + made.id());
                         }
+                        if (i % 10 == 0) {
+                            refuse(factory, i);
+                        }
                         rounds.incrementAndGet();
                     }
                 } catch (RemoteException | RuntimeException e) {
@@ -105,5 +126,16 @@ public final class SharedConnectionMain {
         System.out.println("ROUNDS " + rounds.get());
         System.out.println("DONE");
         System.exit(0);
+    }
+
+    private static void refuse(Factory factory, int i) throws RemoteException {
+        try {
+            factory.refuse(i);
+            System.out.println("WRONG refuse " + i + " returned");
+        } catch (Refused e) {
+            if (!e.getMessage().equals("refused " + i)) {
+                System.out.println("WRONG refuse " + i + " threw " + e.getMessage());
+            }
+        }
     }
 }
