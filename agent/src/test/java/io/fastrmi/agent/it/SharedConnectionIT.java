@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A lean connection passes from call to call while the call before is still releasing its input
@@ -28,16 +28,17 @@ class SharedConnectionIT {
 
     private static final Pattern READY = Pattern.compile("^READY port=(\\d+)$");
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"tcp", ItSupport.FAST_TRANSPORT})
-    void callsThatShareConnectionsEachGetTheirOwnReply(String transport) throws Exception {
-        Path dir = ItSupport.directory("shared-connection-" + transport);
+    @ParameterizedTest(name = "JDK {0}, {1}")
+    @CsvSource({"25, tcp", "25, " + ItSupport.FAST_TRANSPORT, "17, " + ItSupport.FAST_TRANSPORT})
+    void callsThatShareConnectionsEachGetTheirOwnReply(int feature, String transport) throws Exception {
+        Path dir = ItSupport.directory("shared-connection-" + feature + "-" + transport);
         Path config = ItSupport.transportConfig(dir, transport);
         Path serverJfr = dir.resolve("server.jfr");
-        try (ManagedJvm server = launcher("server", config).jfr(serverJfr).args("server").start()) {
+        Jdk jdk = Jdk.of(feature);
+        try (ManagedJvm server = launcher(jdk, "server", config).jfr(serverJfr).args("server").start()) {
             String port = server.awaitLine(READY, Duration.ofSeconds(60)).group(1);
             List<String> output;
-            try (ManagedJvm client = launcher("client", config).args("client", port).start()) {
+            try (ManagedJvm client = launcher(jdk, "client", config).args("client", port).start()) {
                 assertEquals(0, client.awaitExit(Duration.ofMinutes(2)), () -> client.failure("client exit code").getMessage());
                 output = client.output();
             }
@@ -57,8 +58,8 @@ class SharedConnectionIT {
         }
     }
 
-    private static JvmLauncher launcher(String name, Path config) {
-        return ItSupport.underAgent(JvmLauncher.on(Jdk.of(25)).name(name), config).classpathOf(SharedConnectionMain.class)
+    private static JvmLauncher launcher(Jdk jdk, String name, Path config) {
+        return ItSupport.underAgent(JvmLauncher.on(jdk).name(name), config).classpathOf(SharedConnectionMain.class)
                 .main(SharedConnectionMain.class);
     }
 }
