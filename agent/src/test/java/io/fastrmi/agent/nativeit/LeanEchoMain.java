@@ -1,8 +1,6 @@
 package io.fastrmi.agent.nativeit;
 
 import io.fastrmi.optrmi.lean.Corpus;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.Serializable;
 import java.rmi.Remote;
 import java.rmi.RemoteException;
@@ -112,16 +110,7 @@ public final class LeanEchoMain {
                 return last;
             }
         };
-        Echo stub = (Echo) UnicastRemoteObject.exportObject(impl, 0);
-        int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        Registry registry = LocateRegistry.createRegistry(port);
-        registry.rebind("echo", stub);
-        System.out.println("READY port=" + port);
-        new BufferedReader(new InputStreamReader(System.in)).readLine();
-        System.exit(0);
+        RegistryServer.serve("echo", impl);
     }
 
     private static void talk(int port) throws Exception {

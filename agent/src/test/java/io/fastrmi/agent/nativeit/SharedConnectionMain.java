@@ -1,11 +1,8 @@
 package io.fastrmi.agent.nativeit;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.rmi.Remote;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,16 +76,7 @@ public final class SharedConnectionMain {
                 throw new Refused("refused " + id);
             }
         };
-        Factory stub = (Factory) UnicastRemoteObject.exportObject(impl, 0);
-        int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        Registry registry = LocateRegistry.createRegistry(port);
-        registry.rebind("factory", stub);
-        System.out.println("READY port=" + port);
-        new BufferedReader(new InputStreamReader(System.in)).readLine();
-        System.exit(0);
+        RegistryServer.serve("factory", impl);
     }
 
     private static void call(int port) throws Exception {
