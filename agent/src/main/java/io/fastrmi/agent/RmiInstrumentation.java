@@ -234,8 +234,8 @@ final class RmiInstrumentation implements ClassFileTransformer {
         }
         List<String> names = List.copyOf(leftForRmi);
         leftForRmi.clear();
-        boolean[] woven = new boolean[1];
-        Thread weaving = new Thread(() -> woven[0] = retransform(names), "fastrmi-weave-serialization");
+        Retransforming retransforming = new Retransforming(names);
+        Thread weaving = new Thread(retransforming, "fastrmi-weave-serialization");
         weaving.start();
         boolean interrupted = false;
         while (weaving.isAlive()) {
@@ -248,7 +248,22 @@ final class RmiInstrumentation implements ClassFileTransformer {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        return woven[0]; // join: the thread's write is seen
+        return retransforming.woven; // join: the thread's write is seen
+    }
+
+    /** A class, not a lambda: a lambda costs the JVM a class spun at its first use (StartupIT). */
+    private final class Retransforming implements Runnable {
+        private final List<String> names;
+        private boolean woven;
+
+        Retransforming(List<String> names) {
+            this.names = names;
+        }
+
+        @Override
+        public void run() {
+            woven = retransform(names);
+        }
     }
 
     /** Retransforms the named classes; false, said once, when that fails. */

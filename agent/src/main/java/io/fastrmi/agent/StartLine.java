@@ -24,9 +24,20 @@ final class StartLine {
             return;
         }
         logged = true;
-        String text = line;
-        Thread thread = new Thread(() -> System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.INFO, text),
-                "fastrmi-start-log");
-        thread.start();
+        new Thread(new Logging(line), "fastrmi-start-log").start();
+    }
+
+    /** A class, not a lambda: a lambda costs the JVM a class spun at its first use (see {@code StartupIT}). */
+    private static final class Logging implements Runnable {
+        private final String text;
+
+        Logging(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public void run() {
+            System.getLogger(FastRmiAgent.LOGGER).log(System.Logger.Level.INFO, text);
+        }
     }
 }

@@ -83,10 +83,16 @@ public final class LeanStreams {
         }
     }
 
+    // Classes, not lambdas or method references, on the first lean connection's path: each would
+    // cost the JVM a class spun at its first use (StartupIT).
+
     /** What a call's stream gets again per call that a new JDK stream would have. */
-    private static final Consumer<Object> RENEW_INPUT = stream -> {
-        LeanRuntime.renewFilter((ObjectInputStream) stream);
-        Rmi.DGC_ACK_NEEDED.set(stream, false);
+    private static final Consumer<Object> RENEW_INPUT = new Consumer<>() {
+        @Override
+        public void accept(Object stream) {
+            LeanRuntime.renewFilter((ObjectInputStream) stream);
+            Rmi.DGC_ACK_NEEDED.set(stream, false);
+        }
     };
 
     /**
@@ -95,14 +101,17 @@ public final class LeanStreams {
      * {@code RemoteObject.toStub}, which throws for every remote object that is not exported (a
      * proxy stub's handler, written with every stub: an exception per callback).
      */
-    private static final LeanWriter.Replacer EXPORTED_AS_STUB = obj -> {
-        if (obj instanceof Remote remote && !(obj instanceof RemoteStub)) {
-            Remote stub = stubOfExport(remote);
-            if (stub != null) {
-                return stub;
+    private static final LeanWriter.Replacer EXPORTED_AS_STUB = new LeanWriter.Replacer() {
+        @Override
+        public Object replace(Object obj) {
+            if (obj instanceof Remote remote && !(obj instanceof RemoteStub)) {
+                Remote stub = stubOfExport(remote);
+                if (stub != null) {
+                    return stub;
+                }
             }
+            return obj;
         }
-        return obj;
     };
 
     /** The stub of {@code remote}'s export, or null when it is not exported. */
@@ -125,6 +134,12 @@ public final class LeanStreams {
     private LeanObjectInput input;
     /** The other one, for a call that begins while the call before still releases {@link #input}. */
     private LeanObjectInput spareInput;
+    private final Runnable afterEachMessage = new Runnable() {
+        @Override
+        public void run() {
+            afterMessage();
+        }
+    };
 
     private LeanStreams(FastSocket socket, Object connection) throws Throwable {
         this.socket = socket;
@@ -146,8 +161,13 @@ public final class LeanStreams {
             streams.close("its lean output failed earlier");
         }
         if (streams.output == null) {
-            streams.output = (LeanObjectOutput) make(() -> (LeanObjectOutput) Rmi.NEW_OUTPUT.invokeExact(streams.writer,
-                    resultStream, (Runnable) streams::afterMessage));
+            streams.output = make(new Making<LeanObjectOutput>() {
+                @Override
+                LeanObjectOutput make() throws Throwable {
+                    return (LeanObjectOutput) Rmi.NEW_OUTPUT.invokeExact(streams.writer, resultStream,
+                            streams.afterEachMessage);
+                }
+            });
         }
         streams.output.beginMessage();
         return streams.output;
@@ -183,7 +203,12 @@ public final class LeanStreams {
         }
         LeanObjectInput next = spareInput;
         if (next == null || !next.hold().mayBegin()) {
-            next = make(() -> (LeanObjectInput) Rmi.NEW_INPUT.invokeExact(reader, RENEW_INPUT));
+            next = make(new Making<LeanObjectInput>() {
+                @Override
+                LeanObjectInput make() throws Throwable {
+                    return (LeanObjectInput) Rmi.NEW_INPUT.invokeExact(reader, RENEW_INPUT);
+                }
+            });
         }
         spareInput = last;
         input = next;
@@ -221,7 +246,12 @@ public final class LeanStreams {
             if (!socket.negotiatedLean()) {
                 return null;
             }
-            streams = make(() -> new LeanStreams(socket, connection));
+            streams = make(new Making<LeanStreams>() {
+                @Override
+                LeanStreams make() throws Throwable {
+                    return new LeanStreams(socket, connection);
+                }
+            });
             socket.leanStreams(streams);
         }
         return (LeanStreams) streams;
@@ -253,20 +283,23 @@ public final class LeanStreams {
         }
     }
 
-    private interface Maker<T> {
-        T make() throws Throwable;
-    }
+    /** Something made with FastRMI's permissions: a Security Manager checks the making of a serialization stream's subclass. */
+    private abstract static class Making<T> implements Privileged.Work<T> {
+        abstract T make() throws Throwable;
 
-    /** Made with FastRMI's permissions: a Security Manager checks the making of a serialization stream's subclass. */
-    private static <T> T make(Maker<T> maker) throws IOException {
-        return Privileged.call(() -> {
+        @Override
+        public final T run() throws IOException {
             try {
-                return maker.make();
+                return make();
             } catch (IOException | RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {
                 throw new IOException(t);
             }
-        });
+        }
+    }
+
+    private static <T> T make(Making<T> making) throws IOException {
+        return Privileged.call(making);
     }
 }

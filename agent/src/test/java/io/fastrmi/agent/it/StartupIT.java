@@ -71,6 +71,36 @@ class StartupIT {
     }
 
     /**
+     * A JVM's first calls, on each kind of connection, link no lambda, method reference or record
+     * method of FastRMI's: each spins a class through java.lang.invoke at its first use, about a
+     * millisecond of CPU and then the JIT's work on the machinery, which a parallel job's JVMs pay
+     * all at once (38 of them cost a JVM about 40 ms of its first call's CPU before they went).
+     */
+    @ParameterizedTest(name = "JDK {0}, {1}")
+    @CsvSource({"25, ucx:shm", "25, ofi:shm", "25, tcp", "17, ucx:shm"})
+    void aJvmsFirstCallsSpinNoClassOfFastRmis(int feature, String transport) throws Exception {
+        Path dir = ItSupport.directory("startup-" + feature + "-call-" + transport.replace(':', '-'));
+        Path log = dir.resolve("classes.log");
+        try (ManagedJvm jvm = ItSupport.underAgent(JvmLauncher.on(Jdk.of(feature)).name("call"),
+                ItSupport.transportConfig(dir, transport))
+                .jvmArgs("-Djava.io.tmpdir=" + dir, "-Xlog:class+load=info:file=" + log + ":none")
+                .classpathOf(StartupMain.class).main(StartupMain.class).args("call").start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
+            assertTrue(jvm.output().contains("ANSWER 42"), jvm.output()::toString);
+        }
+        List<String> classes = Files.readAllLines(log);
+        // The path ran: the calls were lean, over the transport's own connection class.
+        String connection = transport.equals("tcp") ? "io.fastrmi.fastsockets.transport.PollingInput "
+                : "io.fastrmi.fastsockets.transport.NativeConnection ";
+        for (String ran : List.of("sun.rmi.transport.LeanConnectionInputStream ", "io.fastrmi.agent.bootstrap.LeanStreams ", connection)) {
+            assertTrue(!matching(classes, ran).isEmpty(), ran + "was not loaded: the path did not run");
+        }
+        assertEquals(List.of(), classes.stream().filter(c -> c.startsWith("io.fastrmi.") && !c.startsWith("io.fastrmi.agent.nativeit.")
+                && c.contains("$$Lambda")).collect(Collectors.toList()), "a lambda of FastRMI's ran");
+        assertEquals(List.of(), matching(classes, "java.lang.runtime.ObjectMethods "), "a record's generated methods ran");
+    }
+
+    /**
      * JFR started after RMI (as by {@code jcmd JFR.start}) records FastRMI's events from then on:
      * a new connection's handshake, fast, and the call on it, from both ends.
      */

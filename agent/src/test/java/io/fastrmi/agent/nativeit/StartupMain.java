@@ -12,8 +12,9 @@ import java.rmi.server.UnicastRemoteObject;
  * A JVM's whole life for {@code StartupIT}: {@code hello} only prints; {@code serialize} writes and
  * reads an object with the JDK's streams; {@code rmi} exports a registry, takes it down and waits
  * for the agent's warm-up thread; {@code rmi-and-serialize} exports a registry and serializes, says
- * {@code READY} and waits for a line on its input (an agent is attached meanwhile). Each prints
- * {@code DONE} last.
+ * {@code READY} and waits for a line on its input (an agent is attached meanwhile); {@code call}
+ * binds an object's stub in a registry of its own, looks it up through a connection to itself and
+ * calls it. Each prints {@code DONE} last.
  */
 public final class StartupMain {
 
@@ -29,6 +30,7 @@ public final class StartupMain {
                 UnicastRemoteObject.unexportObject(registry, true);
                 awaitTransportsWarmed();
             }
+            case "call" -> call();
             case "rmi-and-serialize" -> {
                 Registry registry = LocateRegistry.createRegistry(0);
                 serialize();
@@ -53,6 +55,40 @@ public final class StartupMain {
                 thread.join(60_000);
             }
         }
+    }
+
+    /** The object {@code call} calls. */
+    public interface Pinged extends java.rmi.Remote {
+        int ping(int x) throws java.rmi.RemoteException;
+    }
+
+    private static final class Pinger implements Pinged {
+        @Override
+        public int ping(int x) {
+            return x + 1;
+        }
+    }
+
+    /** Held here: an exported object only weakly reachable from RMI could be collected. */
+    private static final Pinger PINGER = new Pinger();
+
+    /**
+     * A JVM's first calls, as an application makes them: a stub bound (written) and looked up
+     * (read, then made known to its server's DGC) through the registry, then called.
+     */
+    private static void call() throws Exception {
+        java.rmi.Remote stub = UnicastRemoteObject.exportObject(PINGER, 0);
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Registry registry = LocateRegistry.createRegistry(port);
+        Registry remote = LocateRegistry.getRegistry("127.0.0.1", port);
+        remote.rebind("pinged", stub);
+        int answer = ((Pinged) remote.lookup("pinged")).ping(41);
+        System.out.println("ANSWER " + answer);
+        UnicastRemoteObject.unexportObject(registry, true);
+        UnicastRemoteObject.unexportObject(PINGER, true);
     }
 
     private static void serialize() throws Exception {

@@ -2,12 +2,14 @@ package io.fastrmi.fastsockets.handshake;
 
 import io.fastrmi.config.FastRmiConfig;
 import io.fastrmi.config.HostPolicy;
+import io.fastrmi.config.TransportName;
 import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.function.Function;
 
 /**
  * The client's half of a negotiation, shared by RMI's sockets and {@code doctor}: which policy
@@ -53,7 +55,23 @@ public final class ClientHandshake {
      */
     public static Handshake.Offer offer(HostPolicy policy, io.fastrmi.optrmi.JvmFingerprint fingerprint,
             long localStreamId, InetSocketAddress server) {
-        return Negotiation.offer(policy, fingerprint, name -> PeerEndpoints.offeredEndpoint(name, localStreamId, server));
+        return Negotiation.offer(policy, fingerprint, new OfferedEndpoints(localStreamId, server));
+    }
+
+    /** A class, not a lambda: each lambda costs the JVM a class spun at its first use (StartupIT). */
+    private static final class OfferedEndpoints implements Function<TransportName, String> {
+        private final long localStreamId;
+        private final InetSocketAddress server;
+
+        OfferedEndpoints(long localStreamId, InetSocketAddress server) {
+            this.localStreamId = localStreamId;
+            this.server = server;
+        }
+
+        @Override
+        public String apply(TransportName name) {
+            return PeerEndpoints.offeredEndpoint(name, localStreamId, server);
+        }
     }
 
     /** As above, for a fresh stream id: an offer made to see what the server answers (doctor). */

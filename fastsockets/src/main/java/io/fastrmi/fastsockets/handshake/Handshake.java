@@ -15,6 +15,7 @@ import java.io.UTFDataFormatException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -151,6 +152,22 @@ public final class Handshake {
         return readOfferBody(in);
     }
 
+    // Classes, not method references: each costs the JVM a class spun at its first use (StartupIT).
+    /** {@link #readOfferBody}, for {@link Negotiator#readOffer}. */
+    public static final Negotiator.Read<Offer> OFFER_BODY = new Negotiator.Read<>() {
+        @Override
+        public Offer read(InputStream in) throws IOException {
+            return readOfferBody(in);
+        }
+    };
+    /** {@link #readAnswerBody}, for {@link Negotiator#readAnswerBody()}. */
+    static final Negotiator.Read<Answer> ANSWER_BODY = new Negotiator.Read<>() {
+        @Override
+        public Answer read(InputStream in) throws IOException {
+            return readAnswerBody(in);
+        }
+    };
+
     /** Reads an offer's length and body; the caller has read the 7-byte opening. */
     public static Offer readOfferBody(InputStream in) throws IOException {
         DataInputStream b = body(in, "offer");
@@ -168,7 +185,10 @@ public final class Handshake {
                 String name = b.readUTF();
                 String address = b.readUTF();
                 // A name this version cannot parse (a newer peer's transport) cannot be chosen: left out.
-                TransportName.tryParse(name).ifPresent(t -> transports.add(new Transport(t, address)));
+                Optional<TransportName> parsed = TransportName.tryParse(name);
+                if (parsed.isPresent()) {
+                    transports.add(new Transport(parsed.get(), address));
+                }
             }
             expectEnd(b, "offer");
             return new Offer(fingerprint, optimizations, transports, (bits & ACKNOWLEDGEMENT_BIT) != 0);
@@ -206,9 +226,12 @@ public final class Handshake {
             int bits = b.readInt();
             Set<Optimization> optimizations = Optimization.fromBits(bits);
             String name = b.readUTF();
-            Transport transport = new Transport(TransportName.tryParse(name).orElseThrow(() -> new HandshakeException(
-                    "handshake answer chose transport '" + name + "', which is none (expected " + TransportName.GRAMMAR + ")")),
-                    b.readUTF());
+            Optional<TransportName> chosen = TransportName.tryParse(name);
+            if (chosen.isEmpty()) {
+                throw new HandshakeException("handshake answer chose transport '" + name + "', which is none (expected "
+                        + TransportName.GRAMMAR + ")");
+            }
+            Transport transport = new Transport(chosen.get(), b.readUTF());
             expectEnd(b, "answer");
             return new Answer(result == 1, reason, fingerprint, optimizations, transport, (bits & ACKNOWLEDGEMENT_BIT) != 0);
         } catch (EOFException | UTFDataFormatException e) {

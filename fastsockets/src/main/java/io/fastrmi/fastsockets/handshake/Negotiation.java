@@ -30,6 +30,24 @@ public final class Negotiation {
     private Negotiation() {
     }
 
+    // Classes, not method references: each costs the JVM a class spun at its first use (StartupIT).
+    /** {@link #answer}, as a server's decision for RMI. */
+    public static final Negotiator.Decision FOR_RMI = new Negotiator.Decision() {
+        @Override
+        public Handshake.Answer decide(Handshake.Offer offer, HostPolicy policy, JvmFingerprint local,
+                Predicate<Handshake.Transport> usable) {
+            return answer(offer, policy, local, usable);
+        }
+    };
+    /** {@link #answerForBytes}, as a server's decision for a socket outside RMI. */
+    public static final Negotiator.Decision FOR_BYTES = new Negotiator.Decision() {
+        @Override
+        public Handshake.Answer decide(Handshake.Offer offer, HostPolicy policy, JvmFingerprint local,
+                Predicate<Handshake.Transport> usable) {
+            return answerForBytes(offer, policy, local, usable);
+        }
+    };
+
     /** An offer of the TCP socket only (no native transport looked up). */
     public static Handshake.Offer offer(HostPolicy policy, JvmFingerprint local) {
         return offer(policy, local, name -> null);

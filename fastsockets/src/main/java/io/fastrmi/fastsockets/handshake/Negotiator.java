@@ -128,7 +128,7 @@ public final class Negotiator {
 
     /** Client: the answer's body, its first byte read by the driver. */
     public Handshake.Answer readAnswerBody() throws IOException {
-        return withinHandshakeLimit(Handshake::readAnswerBody);
+        return withinHandshakeLimit(Handshake.ANSWER_BODY);
     }
 
     /** Client: opens this end of the stream {@code answer} names (for the offer's stream {@code localStreamId}) and hands it over. */
@@ -149,11 +149,25 @@ public final class Negotiator {
     public void answer(Handshake.Offer offer, HostPolicy policy, Decision decision) throws IOException {
         ControlConnection control = connection.control();
         ServerPairing pairing = ServerPairing.pair(offer, decision.decide(offer, policy, Installation.fingerprint(),
-                offered -> PeerEndpoints.usable(offered, control)), control);
+                new UsableOver(control)), control);
         Handshake.Answer answer = pairing.answer().acknowledgedAsOffered(offer);
         Handshake.writeAnswer(connection.rawOutput(), answer);
         connection.negotiated(answer, pairing.open());
         record(answer);
+    }
+
+    /** The offered transports this server can reach the client by. A class, not a lambda (StartupIT). */
+    private static final class UsableOver implements Predicate<Handshake.Transport> {
+        private final ControlConnection control;
+
+        UsableOver(ControlConnection control) {
+            this.control = control;
+        }
+
+        @Override
+        public boolean test(Handshake.Transport offered) {
+            return PeerEndpoints.usable(offered, control);
+        }
     }
 
     /** The negotiation ended plain without a failure (a standard server, a connection closed unused). */

@@ -147,8 +147,31 @@ final class PeerEndpoints {
         return context != null && NativeTransports.expect(context, server.getAddress()) ? endpoint(context, localStreamId) : null;
     }
 
-    /** A server's endpoint, as the key of the client's context for it. */
-    private record ServerEndpoint(InetSocketAddress address) {
+    /**
+     * A server's endpoint, as the key of the client's context for it. A class, not a record: a
+     * record's generated hashCode costs its first use milliseconds of java.lang.invoke (StartupIT).
+     */
+    private static final class ServerEndpoint {
+        private final InetSocketAddress address;
+
+        ServerEndpoint(InetSocketAddress address) {
+            this.address = address;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof ServerEndpoint endpoint && address.equals(endpoint.address);
+        }
+
+        @Override
+        public int hashCode() {
+            return address.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return address.toString();
+        }
     }
 
     /**

@@ -20,7 +20,8 @@ public final class Privileged {
     }
 
     /** Work with a result that may throw an IOException. */
-    public interface Work<T> {
+    public interface Work<T> extends PrivilegedExceptionAction<T> {
+        @Override
         T run() throws IOException;
     }
 
@@ -28,16 +29,28 @@ public final class Privileged {
     }
 
     public static void run(Action action) throws IOException {
-        call(() -> {
+        call(new ActionWork(action));
+    }
+
+    /** A class, not a lambda: each lambda costs the JVM a class spun at its first use (StartupIT). */
+    private static final class ActionWork implements Work<Void> {
+        private final Action action;
+
+        ActionWork(Action action) {
+            this.action = action;
+        }
+
+        @Override
+        public Void run() throws IOException {
             action.run();
             return null;
-        });
+        }
     }
 
     @SuppressWarnings("removal") // AccessController: what a Security Manager of JDK 17-23 honours
     public static <T> T call(Work<T> work) throws IOException {
         try {
-            return AccessController.doPrivileged((PrivilegedExceptionAction<T>) work::run);
+            return AccessController.doPrivileged(work);
         } catch (PrivilegedActionException e) {
             throw (IOException) e.getException(); // Work declares only IOException
         }

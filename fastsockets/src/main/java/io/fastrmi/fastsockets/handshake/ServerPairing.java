@@ -9,6 +9,8 @@ import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A server's decision made into the answer it sends: for a native transport, the answer carries this
@@ -58,15 +60,44 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
     /**
      * A client as the key of the server's context for it: its process where its address names one
      * (the pid, and when it started: a later process given the same pid is another client), else its
-     * context's address. ({@code started} is null where the system does not say.)
+     * context's address. ({@code started} is null where the system does not say.) A class, not a
+     * record: a record's generated hashCode costs its first use milliseconds of java.lang.invoke
+     * (StartupIT).
      */
-    private record Client(long pid, Instant started, String address) {
+    private static final class Client {
+        private final long pid;
+        private final Instant started;
+        private final String address;
+
+        private Client(long pid, Instant started, String address) {
+            this.pid = pid;
+            this.started = started;
+            this.address = address;
+        }
+
         static Client of(byte[] checkedAddress) {
             long pid = NativeAddresses.namedProcess(checkedAddress);
             if (pid == 0) {
                 return new Client(0, null, HexFormat.of().formatHex(checkedAddress));
             }
-            return new Client(pid, ProcessHandle.of(pid).flatMap(process -> process.info().startInstant()).orElse(null), "");
+            Optional<ProcessHandle> process = ProcessHandle.of(pid);
+            return new Client(pid, process.isPresent() ? process.get().info().startInstant().orElse(null) : null, "");
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Client client && pid == client.pid && Objects.equals(started, client.started)
+                    && address.equals(client.address);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(pid, started, address);
+        }
+
+        @Override
+        public String toString() {
+            return pid != 0 ? "process " + pid : address;
         }
     }
 

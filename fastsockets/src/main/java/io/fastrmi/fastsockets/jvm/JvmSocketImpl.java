@@ -302,7 +302,7 @@ final class JvmSocketImpl extends SocketImpl {
                 negotiator.plain("the client closed the connection before using it");
                 return;
             }
-            negotiator.answer(offer, Installation.policyFor(PlatformSockets.address(platform)), Negotiation::answerForBytes);
+            negotiator.answer(offer, Installation.policyFor(PlatformSockets.address(platform)), Negotiation.FOR_BYTES);
         } catch (IOException e) {
             throw closed ? closedMeanwhile() : negotiator.failed(e);
         }

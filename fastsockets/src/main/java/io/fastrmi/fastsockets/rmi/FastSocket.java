@@ -137,9 +137,24 @@ public class FastSocket extends Socket implements NegotiatedSocket {
         };
     }
 
+    // Classes, not lambdas or method references, on a connection's first steps: each would cost the
+    // JVM a class spun at its first use (StartupIT).
+    final IntSupplier readTimeout = new IntSupplier() {
+        @Override
+        public int getAsInt() {
+            return soTimeoutMillis();
+        }
+    };
+    final IntSupplier descriptor = new IntSupplier() {
+        @Override
+        public int getAsInt() {
+            return SocketDescriptors.of(FastSocket.this);
+        }
+    };
+
     /** From now on the bytes go over {@code stream}; this socket's TCP connection is the control channel. */
     private void attach(NativeStream stream, String transport) throws IOException {
-        NativeConnection connection = new NativeConnection(this::soTimeoutMillis, this, stream, transport, true);
+        NativeConnection connection = new NativeConnection(readTimeout, this, stream, transport, true);
         connection.watch(super.getInputStream(), Negotiator.peerOf(this));
         nativeConnection = connection;
     }
@@ -159,9 +174,12 @@ public class FastSocket extends Socket implements NegotiatedSocket {
         if (connection == null) {
             return null;
         }
-        return (array, byteOffset, byteLength) -> {
-            sink.flush();
-            connection.writeArray(array, byteOffset, byteLength);
+        return new BulkOutput() {
+            @Override
+            public void writeArray(Object array, long byteOffset, long byteLength) throws IOException {
+                sink.flush();
+                connection.writeArray(array, byteOffset, byteLength);
+            }
         };
     }
 
@@ -212,7 +230,7 @@ public class FastSocket extends Socket implements NegotiatedSocket {
             }
             // Negotiated fast over TCP (the client negotiates before RMI has its socket).
             if (input == null) {
-                input = TcpWaits.input(super.getInputStream(), () -> SocketDescriptors.of(this), this::soTimeoutMillis);
+                input = TcpWaits.input(super.getInputStream(), descriptor, readTimeout);
             }
             return input;
         }

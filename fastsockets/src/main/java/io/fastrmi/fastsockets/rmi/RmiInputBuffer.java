@@ -46,12 +46,33 @@ final class RmiInputBuffer {
      */
     static IntSupplier held(InputStream source, InputStream socketInput) {
         if (source == socketInput) {
-            return () -> 0;
+            return NONE_HELD;
         }
         if (IN == null || source.getClass() != BufferedInputStream.class || IN.get(source) != socketInput) {
             return null;
         }
-        // RMI's reader thread is the only one to read the buffer: its fields need no lock here.
-        return () -> (int) COUNT.get(source) - (int) POS.get(source);
+        return new Held(source);
+    }
+
+    // Classes, not lambdas: each lambda costs the JVM a class spun at its first use (StartupIT).
+    private static final IntSupplier NONE_HELD = new IntSupplier() {
+        @Override
+        public int getAsInt() {
+            return 0;
+        }
+    };
+
+    /** What RMI's buffer holds. RMI's reader thread is the only one to read it: its fields need no lock here. */
+    private static final class Held implements IntSupplier {
+        private final InputStream buffer;
+
+        Held(InputStream buffer) {
+            this.buffer = buffer;
+        }
+
+        @Override
+        public int getAsInt() {
+            return (int) COUNT.get(buffer) - (int) POS.get(buffer);
+        }
     }
 }

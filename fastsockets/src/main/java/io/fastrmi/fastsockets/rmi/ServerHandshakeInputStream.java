@@ -7,7 +7,6 @@ import io.fastrmi.fastsockets.handshake.Negotiation;
 import io.fastrmi.fastsockets.handshake.Negotiator;
 import io.fastrmi.fastsockets.handshake.Privileged;
 import io.fastrmi.fastsockets.transport.NativeConnection;
-import io.fastrmi.fastsockets.transport.SocketDescriptors;
 import io.fastrmi.fastsockets.transport.TcpWaits;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -91,20 +90,28 @@ final class ServerHandshakeInputStream extends FilterInputStream {
             replay(opening, have);
             return;
         }
-        Privileged.run(this::answerOffer); // RMI's connection threads have no permissions of their own
+        Privileged.run(offerAnswering); // RMI's connection threads have no permissions of their own
     }
+
+    /** A class, not a method reference: each costs the JVM a class spun at its first use (StartupIT). */
+    private final Privileged.Action offerAnswering = new Privileged.Action() {
+        @Override
+        public void run() throws IOException {
+            answerOffer();
+        }
+    };
 
     /** The server's half of a negotiation: the offer after RMI's opening, decided and answered. */
     private void answerOffer() throws IOException {
         Negotiator negotiator = Negotiator.server(socket.negotiation(), Negotiator.Scope.RMI);
         try {
-            Handshake.Offer offer = negotiator.readOffer(Handshake::readOfferBody);
-            negotiator.answer(offer, Installation.policyFor(socket.getInetAddress()), Negotiation::answer);
+            Handshake.Offer offer = negotiator.readOffer(Handshake.OFFER_BODY);
+            negotiator.answer(offer, Installation.policyFor(socket.getInetAddress()), Negotiation.FOR_RMI);
         } catch (IOException e) {
             throw negotiator.failed(e);
         }
         if (socket.negotiatedFast() && socket.nativeConnection() == null) {
-            in = TcpWaits.input(in, () -> SocketDescriptors.of(socket), socket::soTimeoutMillis); // a fast connection over TCP: its reads wait as the native streams'
+            in = TcpWaits.input(in, socket.descriptor, socket.readTimeout); // a fast connection over TCP: its reads wait as the native streams'
         }
     }
 

@@ -122,7 +122,23 @@ public final class NativeConnection {
      * UNUSED, a peer that closed without opening its end.
      */
     public void watch(InputStream controlInput, String peer) {
-        Thread watcher = new Thread(() -> {
+        Thread watcher = new Thread(new ControlWatch(controlInput, peer), "fastrmi-control " + peer);
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /** A class, not a lambda: each lambda costs the JVM a class spun at its first use (StartupIT). */
+    private final class ControlWatch implements Runnable {
+        private final InputStream controlInput;
+        private final String peer;
+
+        ControlWatch(InputStream controlInput, String peer) {
+            this.controlInput = controlInput;
+            this.peer = peer;
+        }
+
+        @Override
+        public void run() {
             int signal = readSignal(controlInput);
             if (signal == UNUSED) {
                 peerLeftUnused = true;
@@ -132,9 +148,7 @@ public final class NativeConnection {
                         + transport + " stream (the peer died)";
                 stream.abort();
             }
-        }, "fastrmi-control " + peer);
-        watcher.setDaemon(true);
-        watcher.start();
+        }
     }
 
     /** The control channel's one byte, or -1 at its end; the application's SO_TIMEOUT is no end. */

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * The native transports of this JVM: the contexts of each transport name ("ofi:shm", "ucx", ...),
@@ -92,11 +93,10 @@ public final class NativeTransports {
             return contexts;
         }
         try {
-            NativeLibrary library = library();
-            TransportContexts.Opener opener = () -> openContext(library, name);
+            ContextOpener opener = new ContextOpener(library(), name);
             // A negotiation may still name a retired context for as long as a handshake may take.
             contexts = new TransportContexts(name, opener.open(), opener, 2L * RmiLimits.handshakeTimeoutMillis(),
-                    System::nanoTime);
+                    opener);
             OPEN.put(name, contexts);
             return contexts;
         } catch (IOException | RuntimeException e) {
@@ -110,6 +110,30 @@ public final class NativeTransports {
     /** One context of {@code name}, as every negotiation and {@link #trial} open it. */
     private static NativeTransport openContext(NativeLibrary library, TransportName name) throws IOException {
         return library.openTransport(name, spinMicros, waitMode);
+    }
+
+    /**
+     * Opens {@code name}'s contexts, and is their clock. A class, not lambdas: the first connection
+     * opens a transport, and each lambda would cost the JVM a class spun at its first use (StartupIT).
+     */
+    private static final class ContextOpener implements TransportContexts.Opener, LongSupplier {
+        private final NativeLibrary library;
+        private final TransportName name;
+
+        ContextOpener(NativeLibrary library, TransportName name) {
+            this.library = library;
+            this.name = name;
+        }
+
+        @Override
+        public NativeTransport open() throws IOException {
+            return openContext(library, name);
+        }
+
+        @Override
+        public long getAsLong() {
+            return System.nanoTime();
+        }
     }
 
     /** What opening a transport here gave: null {@code problem} when it opened. */
@@ -141,12 +165,27 @@ public final class NativeTransports {
      */
     public static void warmUp(List<TransportName> names) {
         if (WARMED.compareAndSet(false, true) && locator != null) {
-            Thread warmer = new Thread(() -> {
-                names.stream().filter(TransportName::isNative).forEach(NativeTransports::available);
-                loadQuietly();
-            }, "fastrmi-transports");
+            Thread warmer = new Thread(new WarmUp(names), "fastrmi-transports");
             warmer.setDaemon(true);
             warmer.start();
+        }
+    }
+
+    private static final class WarmUp implements Runnable {
+        private final List<TransportName> names;
+
+        WarmUp(List<TransportName> names) {
+            this.names = names;
+        }
+
+        @Override
+        public void run() {
+            for (TransportName name : names) {
+                if (name.isNative()) {
+                    available(name);
+                }
+            }
+            loadQuietly();
         }
     }
 

@@ -6,7 +6,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.Socket;
 import java.net.SocketImpl;
-import java.util.concurrent.Callable;
 
 /**
  * The descriptor number under a JDK socket, for a wait FastRMI makes on it itself (a nudgeable
@@ -16,9 +15,9 @@ import java.util.concurrent.Callable;
  */
 public final class SocketDescriptors {
 
-    private static final Field SOCKET_IMPL = opened(() -> Socket.class.getDeclaredField("impl"));
-    private static final Method FILE_DESCRIPTOR = opened(() -> SocketImpl.class.getDeclaredMethod("getFileDescriptor"));
-    private static final Field FD = opened(() -> FileDescriptor.class.getDeclaredField("fd"));
+    private static final Field SOCKET_IMPL = opened(field(Socket.class, "impl"));
+    private static final Method FILE_DESCRIPTOR = opened(method(SocketImpl.class, "getFileDescriptor"));
+    private static final Field FD = opened(field(FileDescriptor.class, "fd"));
 
     private SocketDescriptors() {
     }
@@ -48,13 +47,32 @@ public final class SocketDescriptors {
         }
     }
 
-    /** What {@code lookup} finds, made accessible, or null where the JDK does not open it to FastRMI. */
-    private static <T extends AccessibleObject> T opened(Callable<T> lookup) {
+    // Looked up by plain calls, not lambdas: each lambda costs the JVM a class spun at its first use (StartupIT).
+    private static Field field(Class<?> type, String name) {
         try {
-            T member = lookup.call();
+            return type.getDeclaredField(name);
+        } catch (NoSuchFieldException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Method method(Class<?> type, String name) {
+        try {
+            return type.getDeclaredMethod(name);
+        } catch (NoSuchMethodException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** {@code member} made accessible, or null where it is missing or the JDK does not open it to FastRMI. */
+    private static <T extends AccessibleObject> T opened(T member) {
+        if (member == null) {
+            return null;
+        }
+        try {
             member.setAccessible(true);
             return member;
-        } catch (Exception e) {
+        } catch (RuntimeException e) {
             return null;
         }
     }

@@ -7,6 +7,7 @@ import io.fastrmi.fastsockets.nativelib.Nudge;
 import io.fastrmi.fastsockets.nativelib.WaitBudget;
 import java.io.InputStream;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * How the reads of this JVM's connections negotiated fast over TCP wait: through a
@@ -18,10 +19,11 @@ import java.util.function.IntSupplier;
  */
 public final class TcpWaits {
 
+    private static final Library LIBRARY = new Library();
     /** Under adaptive waiting: cold for the JVM's first reads ({@link Spinners#COLD_READS}). */
-    private static final Spinners ADAPTIVE_SPINNERS = new Spinners(TcpWaits::spinnersMax, Spinners.COLD_READS);
+    private static final Spinners ADAPTIVE_SPINNERS = new Spinners(LIBRARY, Spinners.COLD_READS);
     /** Under {@code wait = spin}, which asks every read to spin, the first ones too. */
-    private static final Spinners ALWAYS_SPINNERS = new Spinners(TcpWaits::spinnersMax, 0);
+    private static final Spinners ALWAYS_SPINNERS = new Spinners(LIBRARY, 0);
     private static volatile int spinnersMax = -1;
 
     private TcpWaits() {
@@ -34,8 +36,8 @@ public final class TcpWaits {
      */
     public static InputStream input(InputStream tcp, IntSupplier socketFd, IntSupplier readTimeout) {
         Spinners spinners = NativeTransports.waitMode() == WaitMode.SPIN ? ALWAYS_SPINNERS : ADAPTIVE_SPINNERS;
-        return mayPoll() ? new PollingInput(tcp, TcpWaits::budget, spinners,
-                new NudgeableSleep(TcpWaits::nudge, socketFd, readTimeout)) : tcp;
+        return mayPoll() ? new PollingInput(tcp, LIBRARY, spinners,
+                new NudgeableSleep(LIBRARY, socketFd, readTimeout)) : tcp;
     }
 
     /** Whether reads here may poll at all (the library then decides how long): worth loading it for. */
@@ -73,6 +75,27 @@ public final class TcpWaits {
     private static Nudge nudge() throws java.io.IOException {
         NativeLibrary library = NativeLibraries.get();
         return library == null ? null : library.openNudge();
+    }
+
+    /**
+     * The library's budgets, nudges and most spinners, as the reads ask for them. A class, not method
+     * references: a fast connection's first read would pay a class spun for each (StartupIT).
+     */
+    private static final class Library implements Supplier<WaitBudget>, NudgeableSleep.Opener, IntSupplier {
+        @Override
+        public WaitBudget get() {
+            return budget();
+        }
+
+        @Override
+        public Nudge open() throws java.io.IOException {
+            return nudge();
+        }
+
+        @Override
+        public int getAsInt() {
+            return spinnersMax();
+        }
     }
 
     private static int spinnersMax() {

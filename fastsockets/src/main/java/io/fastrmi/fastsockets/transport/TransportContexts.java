@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -82,15 +83,41 @@ final class TransportContexts {
     private static final ScheduledThreadPoolExecutor TIDIER = tidier();
 
     private static ScheduledThreadPoolExecutor tidier() {
-        ScheduledThreadPoolExecutor tidier = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "fastrmi-contexts");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledThreadPoolExecutor tidier = new ScheduledThreadPoolExecutor(1, new TidierThread());
         tidier.setKeepAliveTime(1, TimeUnit.SECONDS);
         tidier.allowCoreThreadTimeOut(true);
         return tidier;
     }
+
+    private static final class TidierThread implements ThreadFactory {
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, "fastrmi-contexts");
+            thread.setDaemon(true);
+            return thread;
+        }
+    }
+
+    // Classes, not lambdas or method references, here and in the tidier: the first connection opens
+    // a context, and each lambda would cost the JVM a class spun at its first use (StartupIT).
+    private final Runnable whenContextIdle = new Runnable() {
+        @Override
+        public void run() {
+            contextIdle();
+        }
+    };
+    private final Runnable spareOpening = new Runnable() {
+        @Override
+        public void run() {
+            openSpare();
+        }
+    };
+    private final Runnable scheduledTidying = new Runnable() {
+        @Override
+        public void run() {
+            scheduledTidy();
+        }
+    };
 
     /**
      * {@code first}: the context new peers get until it is nearly full; {@code opener} opens the
@@ -105,7 +132,7 @@ final class TransportContexts {
         this.nanoClock = nanoClock;
         this.currentNamedNanos = nanoClock.getAsLong();
         this.contextPerPeer = first.peerCanBlockOthers();
-        first.onIdle(this::contextIdle);
+        first.onIdle(whenContextIdle);
     }
 
     /**
@@ -131,7 +158,7 @@ final class TransportContexts {
             }
             own = new PeerContext(context);
             peerContexts.put(peer, own);
-            TIDIER.execute(this::openSpare);
+            TIDIER.execute(spareOpening);
             contextIdle(); // closed if no stream ever opens on it (the peer answered tcp, say)
         }
         own.namedNanos = nanoClock.getAsLong();
@@ -206,7 +233,7 @@ final class TransportContexts {
 
     private NativeTransport opened() throws IOException {
         NativeTransport fresh = opener.open();
-        fresh.onIdle(this::contextIdle);
+        fresh.onIdle(whenContextIdle);
         return fresh;
     }
 
@@ -243,7 +270,7 @@ final class TransportContexts {
     /** A context's last stream closed: a look a grace later (one scheduled at a time). */
     private void contextIdle() {
         if (tidyScheduled.compareAndSet(false, true)) {
-            TIDIER.schedule(this::scheduledTidy, graceNanos + 1_000_000L, TimeUnit.NANOSECONDS);
+            TIDIER.schedule(scheduledTidying, graceNanos + 1_000_000L, TimeUnit.NANOSECONDS);
         }
     }
 

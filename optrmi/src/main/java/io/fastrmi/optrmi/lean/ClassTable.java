@@ -11,7 +11,7 @@ import java.util.List;
  * as sent, checked once against the local class its name resolves to (or why none does). Descriptor
  * frames fill it whatever becomes of the data after them, so it stays in step with the writer's.
  */
-final class ClassTable {
+final class ClassTable implements InBuffer.DescriptorReader {
 
     /** One entry of the incoming class table: the local class, or why there is none. */
     static final class Entry {
@@ -39,7 +39,8 @@ final class ClassTable {
     }
 
     /** A descriptor frame: each new class's id (the table's size) and descriptor, checked against the local class. */
-    void readDescriptors(InBuffer frame) throws IOException {
+    @Override
+    public void read(InBuffer frame) throws IOException {
         while (!frame.exhausted()) {
             int id = frame.readVarint();
             if (id != classes.size()) {

@@ -5,6 +5,7 @@ import java.io.ObjectStreamField;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * The class descriptor JDK serialization would send for a local class (what
@@ -26,6 +27,13 @@ final class JdkDescriptor {
     /** Field type strings by number: the JDK shares an interned string by back reference within a stream. */
     private static final ConcurrentHashMap<String, Integer> SIGNATURES = new ConcurrentHashMap<>();
     private static final AtomicInteger SIGNATURE_IDS = new AtomicInteger();
+    /** A class, not a lambda: a lambda costs the JVM a class spun at its first use (StartupIT). */
+    private static final Function<String, Integer> NEXT_SIGNATURE_ID = new Function<>() {
+        @Override
+        public Integer apply(String signature) {
+            return SIGNATURE_IDS.getAndIncrement();
+        }
+    };
 
     /** A number of this descriptor's own, so a reader's per-message table of descriptors read is an array. */
     final int id = IDS.getAndIncrement();
@@ -71,7 +79,7 @@ final class JdkDescriptor {
             String signature = f.getTypeString();
             if (signature != null) {
                 typeStringAt[k] = at;
-                signatures[k] = SIGNATURES.computeIfAbsent(signature, s -> SIGNATURE_IDS.getAndIncrement());
+                signatures[k] = SIGNATURES.computeIfAbsent(signature, NEXT_SIGNATURE_ID);
                 signatureBytes[k] = 1 + 2 + utf(signature);
                 k++;
             }

@@ -62,8 +62,12 @@ final class JdkFilterModel {
     /** The stream's own filter while a hook runs, or null. */
     private ObjectInputFilter real;
     /** The stream's filter as the JDK's own code, called by a hook, reaches it: with this model's counts. */
-    private final ObjectInputFilter counted = info -> real.checkInput(
-            new Info(info.serialClass(), info.arrayLength(), depth, references, bytes));
+    private final ObjectInputFilter counted = new ObjectInputFilter() { // a lambda costs a class spun at its first use
+        @Override
+        public Status checkInput(FilterInfo info) {
+            return real.checkInput(new Info(info.serialClass(), info.arrayLength(), depth, references, bytes));
+        }
+    };
 
     JdkFilterModel(boolean annotations) {
         this.annotations = annotations;

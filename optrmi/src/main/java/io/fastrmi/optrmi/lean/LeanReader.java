@@ -49,10 +49,10 @@ public final class LeanReader {
     /** {@code bulk}: where large primitive arrays are read straight into the array, or null (they are copied from the source). */
     public LeanReader(InputStream source, ClassResolver resolver, BulkInput bulk) {
         this.classes = new ClassTable(resolver);
-        this.in = new InBuffer(source, classes::readDescriptors, bulk);
+        this.in = new InBuffer(source, classes, bulk); // no lambdas: each costs a class spun at its first use (StartupIT)
         this.jdk = new JdkFilterModel(resolver.readsAnnotations());
         this.dataInput = new LeanDataInput(this, in, jdk);
-        this.fields = new FieldReader(in, jdk, this::readValue);
+        this.fields = new FieldReader(in, jdk, new FieldValues());
     }
 
     /** What a class's readObject or readExternal reads besides objects, through this reader. */
@@ -248,6 +248,13 @@ public final class LeanReader {
     }
 
     /** A field's or an element's value. */
+    private final class FieldValues implements FieldReader.Values {
+        @Override
+        public Object read(boolean unshared) throws IOException, ClassNotFoundException {
+            return readValue(unshared);
+        }
+    }
+
     private Object readValue(boolean unshared) throws IOException, ClassNotFoundException {
         return readValue(unshared, false);
     }
