@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongSupplier;
 
 /**
  * The native transports of this JVM: the contexts of each transport name ("ofi:shm", "ucx", ...),
@@ -96,7 +95,7 @@ public final class NativeTransports {
             ContextOpener opener = new ContextOpener(library(), name);
             // A negotiation may still name a retired context for as long as a handshake may take.
             contexts = new TransportContexts(name, opener.open(), opener, 2L * RmiLimits.handshakeTimeoutMillis(),
-                    opener);
+                    TransportContexts.SYSTEM_CLOCK);
             OPEN.put(name, contexts);
             return contexts;
         } catch (IOException | RuntimeException e) {
@@ -113,10 +112,10 @@ public final class NativeTransports {
     }
 
     /**
-     * Opens {@code name}'s contexts, and is their clock. A class, not lambdas: the first connection
-     * opens a transport, and each lambda would cost the JVM a class spun at its first use (StartupIT).
+     * Opens {@code name}'s contexts. A class, not a lambda: the first connection opens a transport,
+     * and a lambda would cost the JVM a class spun at its first use (StartupIT).
      */
-    private static final class ContextOpener implements TransportContexts.Opener, LongSupplier {
+    private static final class ContextOpener implements TransportContexts.Opener {
         private final NativeLibrary library;
         private final TransportName name;
 
@@ -128,11 +127,6 @@ public final class NativeTransports {
         @Override
         public NativeTransport open() throws IOException {
             return openContext(library, name);
-        }
-
-        @Override
-        public long getAsLong() {
-            return System.nanoTime();
         }
     }
 

@@ -47,6 +47,14 @@ final class TransportContexts {
     /** The most peers with a context each; beyond them new peers are refused the transport (they get tcp). */
     static final int PEER_CONTEXTS_MAX = 512;
 
+    /** {@link System#nanoTime}, as the contexts' clock (a class: a method reference costs a class spun at its first use). */
+    static final LongSupplier SYSTEM_CLOCK = new LongSupplier() {
+        @Override
+        public long getAsLong() {
+            return System.nanoTime();
+        }
+    };
+
     /** Opens a fresh context of the transport. */
     interface Opener {
         NativeTransport open() throws IOException;
