@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@
 #include <unistd.h>
 
 #include <ucp/api/ucp.h>
+#include <uct/api/uct.h>
 
 #include "internal.h"
 
@@ -536,6 +538,55 @@ static int fr_ucx_may_use_shm(const char *tls)
 }
 
 /*
+ * "ucx:shm" asks UCX for sysv alone (plus self), where UCX has it. The "shm" alias makes an
+ * interface of each of its members in every context, and our endpoints use sysv alone: UCX
+ * prefers it to posix, which does the same, and leaves the rest out of endpoints with peer error
+ * handling (cma in 1.13) or has no use for them with every message eager (cma, knem, xpmem move
+ * rendezvous data; fr_ucx_eager_only). The posix interface cost every per-peer context about 1.1
+ * MB of shared memory (its FIFO, two receive chunks), a descriptor, and half of the worker's
+ * creation (1.0-1.2 ms against 0.4). Without sysv: "shm", as UCX chooses.
+ */
+static pthread_once_t fr_ucx_sysv_once = PTHREAD_ONCE_INIT;
+static int fr_ucx_sysv_present;
+
+static void fr_ucx_find_sysv(void)
+{
+	uct_component_h *components;
+	unsigned count;
+	ucs_status_t status;
+
+	status = uct_query_components(&components, &count);
+	if (status != UCS_OK) {
+		fr_report("uct_query_components", ucs_status_string(status));
+		return;
+	}
+	for (unsigned i = 0; i < count; i++) {
+		uct_component_attr_t attr = { .field_mask = UCT_COMPONENT_ATTR_FIELD_NAME };
+
+		status = uct_component_query(components[i], &attr);
+		if (status != UCS_OK) {
+			fr_report("uct_component_query(name)", ucs_status_string(status));
+			continue;
+		}
+		if (strcmp(attr.name, "sysv") == 0)
+			fr_ucx_sysv_present = 1;
+	}
+	uct_release_component_list(components);
+}
+
+/* The UCX_TLS list of "ucx:shm" here: "sysv,self", or "shm,self" where UCX has no sysv. */
+static const char *fr_ucx_shm_transports(void)
+{
+	int ret = pthread_once(&fr_ucx_sysv_once, fr_ucx_find_sysv);
+
+	if (ret != 0) {
+		fr_report("pthread_once(sysv)", strerror(ret));
+		return "shm,self";
+	}
+	return fr_ucx_sysv_present ? "sysv,self" : "shm,self";
+}
+
+/*
  * Sets a shared-memory transport option (MM_name, inherited by posix and sysv) unless the
  * environment sets it for mm, posix or sysv. Only when shared memory may be used: UCX warns
  * about options no transport took; an older/newer UCX without the option keeps its default.
@@ -697,10 +748,14 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	const char *tls = getenv("UCX_TLS");
 	char chosen[256];
 
-	/* "ucx:shm", "ucx:tcp": the provider is a UCX_TLS list for this context (plus self, for
-	 * streams within the process), unless the environment sets UCX_TLS, which wins. */
+	/* "ucx:shm" (fr_ucx_shm_transports), "ucx:tcp": the provider is a UCX_TLS list for this
+	 * context (plus self, for streams within the process), unless the environment sets
+	 * UCX_TLS, which wins. */
 	if (tls == NULL && provider != NULL && provider[0] != '\0') {
-		if ((size_t)snprintf(chosen, sizeof(chosen), "%s,self", provider) >= sizeof(chosen)) {
+		int n = strcmp(provider, "shm") == 0 ? snprintf(chosen, sizeof(chosen), "%s", fr_ucx_shm_transports())
+						      : snprintf(chosen, sizeof(chosen), "%s,self", provider);
+
+		if (n < 0 || (size_t)n >= sizeof(chosen)) {
 			fr_seterr(err, errlen, "ucx transports \"%s\" are too long", provider);
 			return FASTRMI_ERR_INVALID;
 		}
