@@ -161,7 +161,7 @@ public final class LeanStreams {
             streams.close("its lean output failed earlier");
         }
         if (streams.output == null) {
-            streams.output = make(new Making<LeanObjectOutput>() {
+            streams.output = Privileged.call(new Making<LeanObjectOutput>() {
                 @Override
                 LeanObjectOutput make() throws Throwable {
                     return (LeanObjectOutput) Rmi.NEW_OUTPUT.invokeExact(streams.writer, resultStream,
@@ -203,7 +203,7 @@ public final class LeanStreams {
         }
         LeanObjectInput next = spareInput;
         if (next == null || !next.hold().mayBegin()) {
-            next = make(new Making<LeanObjectInput>() {
+            next = Privileged.call(new Making<LeanObjectInput>() {
                 @Override
                 LeanObjectInput make() throws Throwable {
                     return (LeanObjectInput) Rmi.NEW_INPUT.invokeExact(reader, RENEW_INPUT);
@@ -246,7 +246,7 @@ public final class LeanStreams {
             if (!socket.negotiatedLean()) {
                 return null;
             }
-            streams = make(new Making<LeanStreams>() {
+            streams = Privileged.call(new Making<LeanStreams>() {
                 @Override
                 LeanStreams make() throws Throwable {
                     return new LeanStreams(socket, connection);
@@ -297,9 +297,5 @@ public final class LeanStreams {
                 throw new IOException(t);
             }
         }
-    }
-
-    private static <T> T make(Making<T> making) throws IOException {
-        return Privileged.call(making);
     }
 }
