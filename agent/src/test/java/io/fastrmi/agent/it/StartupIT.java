@@ -101,6 +101,49 @@ class StartupIT {
     }
 
     /**
+     * The start line under the JDK's logging as it comes is printed by FastRMI, with no time stamp:
+     * JUL's formatter reads the time zone rules and the locale's month names for one (RMI itself
+     * reads neither), 50-80 ms of CPU that a parallel job's JVMs pay all at once. A format of the
+     * application's gets the line through JUL; a level that turns FastRMI's logging off, no line.
+     */
+    @ParameterizedTest(name = "JDK {0}, {1} logging")
+    @CsvSource({"25, default", "25, format", "25, off", "17, default", "17, format"})
+    void theStartLineSpendsNothingOnATimeStampUnderTheDefaultLogging(int feature, String logging) throws Exception {
+        Path dir = ItSupport.directory("startup-" + feature + "-start-line-" + logging);
+        Path log = dir.resolve("classes.log");
+        List<String> jvmArgs = new java.util.ArrayList<>(List.of("-Djava.io.tmpdir=" + dir,
+                "-Xlog:class+load=info:file=" + log + ":none"));
+        if (!logging.equals("default")) {
+            Path properties = Files.write(dir.resolve("logging.properties"), List.of("handlers = java.util.logging.ConsoleHandler",
+                    logging.equals("format") ? "java.util.logging.SimpleFormatter.format = APPLICATION-FORMAT %5$s%n"
+                            : "io.fastrmi.level = OFF"));
+            jvmArgs.add("-Djava.util.logging.config.file=" + properties);
+        }
+        List<String> output;
+        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name("start-line-" + logging).agent(ItSupport.agentJar())
+                .jvmArgs(jvmArgs.toArray(new String[0])).classpathOf(StartupMain.class).main(StartupMain.class).args("rmi")
+                .start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
+            output = jvm.output();
+        }
+        List<String> startLines = output.stream().filter(l -> l.contains("FastRMI ") && l.contains("(premain) on JDK " + feature))
+                .collect(Collectors.toList());
+        switch (logging) {
+            case "default" -> {
+                assertEquals(1, startLines.size(), output::toString);
+                assertTrue(startLines.get(0).startsWith("INFO: FastRMI "), startLines::toString);
+                assertEquals(List.of(), matching(Files.readAllLines(log), "java.time.zone.TzdbZoneRulesProvider "),
+                        "the time zone rules were read for the start line");
+            }
+            case "format" -> {
+                assertEquals(1, startLines.size(), output::toString);
+                assertTrue(startLines.get(0).startsWith("APPLICATION-FORMAT FastRMI "), startLines::toString);
+            }
+            default -> assertEquals(List.of(), startLines, "logged with io.fastrmi.level = OFF");
+        }
+    }
+
+    /**
      * JFR started after RMI (as by {@code jcmd JFR.start}) records FastRMI's events from then on:
      * a new connection's handshake, fast, and the call on it, from both ends.
      */
