@@ -62,8 +62,10 @@ final class JdkSerialClasses {
         try {
             MethodHandles.Lookup io = MethodHandles.privateLookupIn(ObjectStreamClass.class, MethodHandles.lookup());
             Class<?> osc = ObjectStreamClass.class;
-            Class<?> slot = Class.forName("java.io.ObjectStreamClass$ClassDataSlot");
-            Class<?> records = Class.forName("java.io.ObjectStreamClass$RecordSupport");
+            Class<?> slot = Class.forName("java.io.ObjectStreamClass$ClassDataSlot", false, null);
+            // Not initialized here: its initialization costs 5-6 ms, which only a record's reading needs
+            // (the handle initializes it at its first call).
+            Class<?> records = Class.forName("java.io.ObjectStreamClass$RecordSupport", false, null);
             h[0] = io.findStatic(osc, "lookup", MethodType.methodType(osc, Class.class, boolean.class));
             h[1] = io.findVirtual(osc, "checkSerialize", MethodType.methodType(void.class));
             h[2] = io.findVirtual(osc, "checkDeserialize", MethodType.methodType(void.class));
