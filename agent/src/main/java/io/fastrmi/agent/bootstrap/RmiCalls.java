@@ -30,7 +30,13 @@ public final class RmiCalls {
             Privileged.initialize(RmiCallEvent.class); // registered with FastRMI's permissions, not the thread's
         }
 
-        static final ThreadLocal<Calls> CALLS = ThreadLocal.withInitial(Calls::new);
+        // A class, not a method reference: it is made on a recording JVM's first call (StartupIT).
+        static final ThreadLocal<Calls> CALLS = new ThreadLocal<Calls>() {
+            @Override
+            protected Calls initialValue() {
+                return new Calls();
+            }
+        };
     }
 
     /** This thread's calls, or null while JFR has not started in this JVM ({@link JfrEvents}). */

@@ -75,15 +75,23 @@ class StartupIT {
      * method of FastRMI's: each spins a class through java.lang.invoke at its first use, about a
      * millisecond of CPU and then the JIT's work on the machinery, which a parallel job's JVMs pay
      * all at once (38 of them cost a JVM about 40 ms of its first call's CPU before they went).
+     * With a recording on too, where the calls make FastRMI's JFR events.
      */
-    @ParameterizedTest(name = "JDK {0}, {1}")
-    @CsvSource({"25, ucx:shm", "25, ofi:shm", "25, tcp", "17, ucx:shm"})
-    void aJvmsFirstCallsSpinNoClassOfFastRmis(int feature, String transport) throws Exception {
-        Path dir = ItSupport.directory("startup-" + feature + "-call-" + transport.replace(':', '-'));
+    @ParameterizedTest(name = "JDK {0}, {1}, recording {2}")
+    @CsvSource({"25, ucx:shm, false", "25, ofi:shm, false", "25, tcp, false", "17, ucx:shm, false", "25, ucx:shm, true",
+        "17, tcp, true"})
+    void aJvmsFirstCallsSpinNoClassOfFastRmis(int feature, String transport, boolean recording) throws Exception {
+        Path dir = ItSupport.directory("startup-" + feature + "-call-" + transport.replace(':', '-') + (recording ? "-recorded" : ""));
         Path log = dir.resolve("classes.log");
+        List<String> jvmArgs = new java.util.ArrayList<>(List.of("-Djava.io.tmpdir=" + dir,
+                "-Xlog:class+load=info,class+init=info:file=" + log + ":none"));
+        if (recording) {
+            // FastRMI's events are made from the first call on: the event classes, the threads' calls
+            jvmArgs.add("-XX:StartFlightRecording=filename=" + dir.resolve("calls.jfr"));
+        }
         try (ManagedJvm jvm = ItSupport.underAgent(JvmLauncher.on(Jdk.of(feature)).name("call"),
                 ItSupport.transportConfig(dir, transport))
-                .jvmArgs("-Djava.io.tmpdir=" + dir, "-Xlog:class+load=info,class+init=info:file=" + log + ":none")
+                .jvmArgs(jvmArgs.toArray(new String[0]))
                 .classpathOf(StartupMain.class).main(StartupMain.class).args("call").start()) {
             assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
             assertTrue(jvm.output().contains("ANSWER 42"), jvm.output()::toString);
@@ -92,7 +100,12 @@ class StartupIT {
         // The path ran: the calls were lean, over the transport's own connection class.
         String connection = transport.equals("tcp") ? "io.fastrmi.fastsockets.transport.PollingInput "
                 : "io.fastrmi.fastsockets.transport.NativeConnection ";
-        for (String ran : List.of("sun.rmi.transport.LeanConnectionInputStream ", "io.fastrmi.agent.bootstrap.LeanStreams ", connection)) {
+        List<String> ranClasses = new java.util.ArrayList<>(List.of("sun.rmi.transport.LeanConnectionInputStream ",
+                "io.fastrmi.agent.bootstrap.LeanStreams ", connection));
+        if (recording) {
+            ranClasses.add("io.fastrmi.agent.bootstrap.RmiCallEvent ");
+        }
+        for (String ran : ranClasses) {
             assertTrue(!matching(classes, ran).isEmpty(), ran + "was not loaded: the path did not run");
         }
         assertEquals(List.of(), classes.stream().filter(c -> c.startsWith("io.fastrmi.") && !c.startsWith("io.fastrmi.agent.nativeit.")

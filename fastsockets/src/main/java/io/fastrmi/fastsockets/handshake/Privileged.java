@@ -62,15 +62,28 @@ public final class Privileged {
      */
     public static void initialize(Class<?> eventClass) {
         try {
-            run(() -> {
-                try {
-                    Class.forName(eventClass.getName(), true, eventClass.getClassLoader());
-                } catch (ClassNotFoundException e) {
-                    throw new IllegalStateException(e); // the class is there: it was passed in
-                }
-            });
+            call(new Initializing(eventClass));
         } catch (IOException e) {
             throw new IllegalStateException(e); // initializing a class throws none
+        }
+    }
+
+    /** A class, not a lambda: it runs on a recording JVM's first calls (StartupIT). */
+    private static final class Initializing implements Work<Void> {
+        private final Class<?> type;
+
+        Initializing(Class<?> type) {
+            this.type = type;
+        }
+
+        @Override
+        public Void run() {
+            try {
+                Class.forName(type.getName(), true, type.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e); // the class is there: it was passed in
+            }
+            return null;
         }
     }
 }
