@@ -19,7 +19,7 @@ import java.util.logging.SimpleFormatter;
 final class DefaultConsoleLogging {
 
     /** {@code System.LoggerFinder} of the JDK when {@code java.logging} is there: the backend is JUL. */
-    static final String JDK_LOGGER_FINDER = "sun.util.logging.internal.LoggingProviderImpl";
+    private static final String JDK_LOGGER_FINDER = "sun.util.logging.internal.LoggingProviderImpl";
     private static final String[] CONFIG_PROPERTIES = {"java.util.logging.config.file", "java.util.logging.config.class",
         "java.util.logging.SimpleFormatter.format"};
 

@@ -7,7 +7,7 @@ package io.fastrmi.agent;
  * which a JVM that never uses RMI should not pay: it was a third of the start-up the agent added.
  * Where the application leaves the JDK's logging as it comes, the line is printed on standard error
  * here, where that logging would print it, without the time stamp whose formatting cost each JVM
- * 50-80 ms of CPU, a third of what the agent added to its first call ({@link DefaultConsoleLogging}).
+ * 50-80 ms of CPU ({@link DefaultConsoleLogging}).
  */
 final class StartLine {
 
