@@ -3,7 +3,8 @@
  *
  * One UCP worker per context and one endpoint per peer worker, shared by all streams to
  * that peer (on shared memory the caller gives each peer a context of its own:
- * fastrmi_ctx_peer_can_block_others); streams are told apart by tag (ucp_tag_send_nbx / ucp_tag_recv_nbx with a
+ * fastrmi_ctx_peer_can_block_others); the UCP context under the workers is one per provider
+ * (struct fr_ucx_shared); streams are told apart by tag (ucp_tag_send_nbx / ucp_tag_recv_nbx with a
  * full mask). UCX picks the transports (UCX_TLS and every other UCX_* variable apply):
  * shared memory on one host, tcp or RDMA otherwise. Waiting: ucp_worker_arm, then poll
  * the worker's event fd together with an eventfd that other threads use to wake us.
@@ -166,9 +167,25 @@ struct fr_ucx_expected {
 	uint64_t until_nsec;
 };
 
-struct fr_ucx {
+/*
+ * The UCP context that every context of ours with the same provider and UCX_TLS list shares:
+ * a context per peer costs a UCP worker of its own (what keeps one peer from blocking others),
+ * not a UCP context too; ucp_init was 0.5 of the 0.8 ms CPU that opening one took (UCX 1.13,
+ * sysv). Counted: the last context of ours to close cleans it up.
+ */
+struct fr_ucx_shared {
+	struct fr_ucx_shared *next;
+	char key[320];             /* provider, then the UCX_TLS list ("" for UCX's own choice) */
 	ucp_config_t *config;
 	ucp_context_h context;
+	unsigned users;
+};
+
+static pthread_mutex_t fr_ucx_shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fr_ucx_shared *fr_ucx_shared_list;
+
+struct fr_ucx {
+	struct fr_ucx_shared *shared;
 	ucp_worker_h worker;
 	int efd;                   /* the worker's event fd (owned by UCX) */
 	int kick_fd;               /* eventfd that wakes the poller */
@@ -453,6 +470,30 @@ static void fr_ucx_drop_unexpected(struct fr_ucx *ucx)
 	}
 }
 
+/* Lets go of a shared UCP context; the last user cleans it up. */
+static void fr_ucx_shared_put(struct fr_ucx_shared *shared)
+{
+	struct fr_ucx_shared **at;
+	int ret = pthread_mutex_lock(&fr_ucx_shared_lock);
+
+	if (ret != 0) {
+		/* Leaked rather than cleaned up under another context's feet. */
+		fr_report_errno("pthread_mutex_lock(shared UCP contexts)", ret);
+		return;
+	}
+	if (--shared->users == 0) {
+		for (at = &fr_ucx_shared_list; *at != shared; at = &(*at)->next)
+			;
+		*at = shared->next;
+		ucp_cleanup(shared->context);
+		ucp_config_release(shared->config);
+		free(shared);
+	}
+	ret = pthread_mutex_unlock(&fr_ucx_shared_lock);
+	if (ret != 0)
+		fr_report_errno("pthread_mutex_unlock(shared UCP contexts)", ret);
+}
+
 static void fr_ucx_close(struct fastrmi_ctx *ctx)
 {
 	struct fr_ucx *ucx = ctx->ucx;
@@ -520,10 +561,8 @@ static void fr_ucx_close(struct fastrmi_ctx *ctx)
 	}
 	if (ucx->worker != NULL)
 		ucp_worker_destroy(ucx->worker);
-	if (ucx->context != NULL)
-		ucp_cleanup(ucx->context);
-	if (ucx->config != NULL)
-		ucp_config_release(ucx->config);
+	if (ucx->shared != NULL)
+		fr_ucx_shared_put(ucx->shared);
 	if (ucx->kick_fd >= 0 && close(ucx->kick_fd) != 0)
 		fr_report_errno("close(wake-up eventfd)", errno);
 	free(ucx);
@@ -735,9 +774,88 @@ static void *fr_ucx_read_peer_address(struct fr_peer *peer, size_t *len, char *e
 	return address;
 }
 
-static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen)
+/* Makes a UCP context for a provider and UCX_TLS list (NULL: UCX's own choice) from our configuration. */
+static int fr_ucx_shared_open(struct fr_ucx_shared *shared, const char *provider, const char *tls, char *err,
+			      size_t errlen)
 {
 	ucp_params_t params = { 0 };
+	ucs_status_t status;
+
+	status = ucp_config_read(NULL, NULL, &shared->config);
+	if (status != UCS_OK) {
+		shared->config = NULL;
+		return fr_ucx_fail(err, errlen, "ucp_config_read", status);
+	}
+	if (tls != NULL && getenv("UCX_TLS") == NULL) {
+		status = ucp_config_modify(shared->config, "TLS", tls);
+		if (status != UCS_OK)
+			return fr_ucx_fail(err, errlen, "ucp_config_modify(TLS)", status);
+	}
+	fr_ucx_mm_default(shared->config, "ERROR_HANDLING", "y", tls);
+	/* Receive buffers 64 at a time, not 512 (4 MiB a worker): a worker per peer (see
+	 * fastrmi_ctx_peer_can_block_others) should cost little; the pool still grows as it must. */
+	fr_ucx_mm_default(shared->config, "RX_BUFS_GROW", "64", tls);
+	fr_ucx_eager_only(shared->config, provider);
+
+	/* Workers of the shared context are made and used by many threads at once. */
+	params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
+	params.features = FR_UCX_FEATURES;
+	params.mt_workers_shared = 1;
+	status = ucp_init(&params, shared->config, &shared->context);
+	if (status != UCS_OK) {
+		shared->context = NULL;
+		return fr_ucx_fail(err, errlen, "ucp_init(" FR_UCX_FEATURES_TEXT ", shared by workers)", status);
+	}
+	return FASTRMI_OK;
+}
+
+/* The UCP context of this provider and UCX_TLS list, made on first use, counted. */
+static int fr_ucx_shared_get(const char *provider, const char *tls, struct fr_ucx_shared **out, char *err,
+			     size_t errlen)
+{
+	struct fr_ucx_shared *shared;
+	char key[sizeof(shared->key)];
+	int n = snprintf(key, sizeof(key), "%s|%s", provider != NULL ? provider : "", tls != NULL ? tls : "");
+	int ret;
+
+	if (n < 0 || (size_t)n >= sizeof(key)) {
+		fr_seterr(err, errlen, "ucx provider \"%s\" with its transports is too long", provider);
+		return FASTRMI_ERR_INVALID;
+	}
+	ret = pthread_mutex_lock(&fr_ucx_shared_lock);
+	if (ret != 0) {
+		fr_seterr(err, errlen, "pthread_mutex_lock(shared UCP contexts): %s", strerror(ret));
+		return FASTRMI_ERR_PROVIDER;
+	}
+	for (shared = fr_ucx_shared_list; shared != NULL && strcmp(shared->key, key) != 0; shared = shared->next)
+		;
+	if (shared == NULL) {
+		shared = calloc(1, sizeof(*shared));
+		if (shared == NULL) {
+			fr_seterr(err, errlen, "out of memory");
+			ret = FASTRMI_ERR_NOMEM;
+		} else if ((ret = fr_ucx_shared_open(shared, provider, tls, err, errlen)) != FASTRMI_OK) {
+			if (shared->config != NULL)
+				ucp_config_release(shared->config);
+			free(shared);
+			shared = NULL;
+		} else {
+			memcpy(shared->key, key, (size_t)n + 1);
+			shared->next = fr_ucx_shared_list;
+			fr_ucx_shared_list = shared;
+		}
+	}
+	if (shared != NULL)
+		shared->users++;
+	*out = shared;
+	n = pthread_mutex_unlock(&fr_ucx_shared_lock);
+	if (n != 0)
+		fr_report_errno("pthread_mutex_unlock(shared UCP contexts)", n);
+	return ret;
+}
+
+static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err, size_t errlen)
+{
 	ucp_worker_params_t worker_params = { 0 };
 	ucp_address_t *address;
 	size_t address_len;
@@ -770,34 +888,14 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	ucx->efd = -1;
 	ctx->ucx = ucx;
 
-	status = ucp_config_read(NULL, NULL, &ucx->config);
-	if (status != UCS_OK) {
-		ucx->config = NULL;
-		return fr_ucx_fail(err, errlen, "ucp_config_read", status);
-	}
-	if (tls == chosen) {
-		status = ucp_config_modify(ucx->config, "TLS", tls);
-		if (status != UCS_OK)
-			return fr_ucx_fail(err, errlen, "ucp_config_modify(TLS)", status);
-	}
-	fr_ucx_mm_default(ucx->config, "ERROR_HANDLING", "y", tls);
-	/* Receive buffers 64 at a time, not 512 (4 MiB a context): a context per peer (see
-	 * fastrmi_ctx_peer_can_block_others) should cost little; the pool still grows as it must. */
-	fr_ucx_mm_default(ucx->config, "RX_BUFS_GROW", "64", tls);
+	ret = fr_ucx_shared_get(provider, tls, &ucx->shared, err, errlen);
+	if (ret != FASTRMI_OK)
+		return ret;
 	ctx->peer_can_block_others = fr_ucx_may_use_shm(tls);
-	fr_ucx_eager_only(ucx->config, provider);
-
-	params.field_mask = UCP_PARAM_FIELD_FEATURES;
-	params.features = FR_UCX_FEATURES;
-	status = ucp_init(&params, ucx->config, &ucx->context);
-	if (status != UCS_OK) {
-		ucx->context = NULL;
-		return fr_ucx_fail(err, errlen, "ucp_init(" FR_UCX_FEATURES_TEXT ")", status);
-	}
 	/* Every call is made under the context mutex, one thread at a time. */
 	worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
 	worker_params.thread_mode = UCS_THREAD_MODE_SERIALIZED;
-	status = ucp_worker_create(ucx->context, &worker_params, &ucx->worker);
+	status = ucp_worker_create(ucx->shared->context, &worker_params, &ucx->worker);
 	if (status != UCS_OK) {
 		ucx->worker = NULL;
 		return fr_ucx_fail(err, errlen, "ucp_worker_create(SERIALIZED)", status);
