@@ -147,6 +147,14 @@ FASTRMI_API int fastrmi_tcp_peer(const uint8_t *peer_ip, size_t peer_ip_len, uin
 				 const uint8_t *own_ip, size_t own_ip_len, uint16_t own_port,
 				 uint32_t *uid, uint64_t *inode, char *err, size_t errlen);
 
+/*
+ * Whether process pid holds the socket of inode inode (fastrmi_tcp_peer's) among its open files
+ * (/proc/PID/fd): 1 if it does, 0 if not; FASTRMI_ERR_NOT_FOUND when there is no such process or
+ * its open files cannot be read (it is gone, or not ours to look at), another negative code
+ * otherwise; a message in err when negative.
+ */
+FASTRMI_API int fastrmi_process_holds_socket(int64_t pid, uint64_t inode, char *err, size_t errlen);
+
 /* ---- nudges ---------------------------------------------------------------------------
  *
  * A wait on a socket FastRMI does not own (a JVM's TCP connection) that another thread can end

@@ -154,6 +154,17 @@ static jint JNICALL fr_jni_tcp_peer(JNIEnv *env, jclass cls, jbyteArray peer_ip,
 	return ret;
 }
 
+static jint JNICALL fr_jni_process_holds_socket(JNIEnv *env, jclass cls, jlong pid, jlong inode, jbyteArray errout)
+{
+	char err[FR_JNI_ERRLEN] = "";
+	int ret = fastrmi_process_holds_socket((int64_t)pid, (uint64_t)inode, err, sizeof(err));
+
+	(void)cls;
+	if (ret < 0)
+		fr_jni_error(env, errout, err);
+	return ret;
+}
+
 /* ---- contexts ---------------------------------------------------------------------------- */
 
 /* The context's address, or a negative status. provider: NUL-terminated UTF-8. */
@@ -628,6 +639,7 @@ static const JNINativeMethod fr_jni_methods[] = {
 	FR_NATIVE("statusName", "(I)Ljava/lang/String;", fr_jni_strstatus),
 	FR_NATIVE("processUid", "()I", fr_jni_process_uid),
 	FR_NATIVE("tcpPeer", "([BI[BI[J[B)I", fr_jni_tcp_peer),
+	FR_NATIVE("processHoldsSocket", "(JJ[B)I", fr_jni_process_holds_socket),
 	FR_NATIVE("ctxOpen", "(I[BI[B)J", fr_jni_ctx_open),
 	FR_NATIVE("ctxSetWait", "(JII[B)I", fr_jni_ctx_set_wait),
 	FR_NATIVE("ctxAddress", "(J[B)I", fr_jni_ctx_address),

@@ -4,12 +4,17 @@
  * Shared memory is used only between processes of one user, and a peer's word for who it is
  * counts for nothing: the owner of its socket is looked up with sock_diag (NETLINK_SOCK_DIAG,
  * one exact lookup, as `ss` does it but for one socket), the same table the kernel keeps for
- * /proc/net/tcp, in this process's network namespace.
+ * /proc/net/tcp, in this process's network namespace; which process holds that socket, from
+ * the process's open files (/proc/PID/fd).
  */
 #define _GNU_SOURCE
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -141,4 +146,50 @@ out:
 		ret = FASTRMI_ERR_PROVIDER;
 	}
 	return ret;
+}
+
+FASTRMI_API int fastrmi_process_holds_socket(int64_t pid, uint64_t inode, char *err, size_t errlen)
+{
+	char path[64], link[64], wanted[64];
+	struct dirent *entry;
+	DIR *fds;
+	int dir_fd, held = 0;
+
+	if (pid <= 0 || pid > INT_MAX) {
+		fr_seterr(err, errlen, "no process %lld", (long long)pid);
+		return FASTRMI_ERR_NOT_FOUND;
+	}
+	snprintf(path, sizeof(path), "/proc/%lld/fd", (long long)pid);
+	snprintf(wanted, sizeof(wanted), "socket:[%llu]", (unsigned long long)inode);
+	dir_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0) {
+		fr_seterr(err, errlen, "open %s: %s", path, strerror(errno));
+		return FASTRMI_ERR_NOT_FOUND;
+	}
+	fds = fdopendir(dir_fd);
+	if (fds == NULL) {
+		fr_seterr(err, errlen, "fdopendir %s: %s", path, strerror(errno));
+		if (close(dir_fd) != 0)
+			fr_report_errno("close(/proc/PID/fd)", errno);
+		return FASTRMI_ERR_PROVIDER;
+	}
+	/* readdir's NULL is the end or an error: errno tells them apart. */
+	errno = 0;
+	while (!held && (entry = readdir(fds)) != NULL) {
+		/* A descriptor closed while we look fails with ENOENT, and is not the one. */
+		ssize_t n = readlinkat(dir_fd, entry->d_name, link, sizeof(link) - 1);
+
+		if (n > 0) {
+			link[n] = '\0';
+			held = strcmp(link, wanted) == 0;
+		}
+		errno = 0;
+	}
+	if (!held && errno != 0) {
+		fr_seterr(err, errlen, "readdir %s: %s", path, strerror(errno));
+		held = FASTRMI_ERR_PROVIDER;
+	}
+	if (closedir(fds) != 0)
+		fr_report_errno("closedir(/proc/PID/fd)", errno);
+	return held;
 }

@@ -57,6 +57,32 @@ static int connect_loopback(uint16_t port, uint16_t *local_port)
 	return fd;
 }
 
+/* Which process holds a socket: this one holds the client's end; its parent does not. */
+static void test_socket_holder(int client)
+{
+	struct stat st;
+	char err[ERRMSG] = "";
+	int ret;
+
+	if (fstat(client, &st) != 0) {
+		CHECK("fstat(client socket)", 0, "%s", strerror(errno));
+		return;
+	}
+	ret = fastrmi_process_holds_socket(getpid(), st.st_ino, err, sizeof(err));
+	CHECK("this process holds the client's socket", ret == 1, "returned %d: %s", ret, err);
+	ret = fastrmi_process_holds_socket(getppid(), st.st_ino, err, sizeof(err));
+	CHECK("its parent does not", ret == 0, "returned %d: %s", ret, err);
+	ret = fastrmi_process_holds_socket(getpid(), st.st_ino + 1000000, err, sizeof(err));
+	CHECK("nor does it hold a socket of another inode", ret == 0, "returned %d: %s", ret, err);
+	for (int64_t pid = -1; pid <= 0; pid++) {
+		ret = fastrmi_process_holds_socket(pid, st.st_ino, err, sizeof(err));
+		CHECK("no process is NOT_FOUND, with a message", ret == FASTRMI_ERR_NOT_FOUND && err[0] != '\0',
+		      "pid %lld returned %d: %s", (long long)pid, ret, err);
+	}
+	ret = fastrmi_process_holds_socket(INT64_MAX, st.st_ino, err, sizeof(err));
+	CHECK("a pid past any process's is NOT_FOUND", ret == FASTRMI_ERR_NOT_FOUND, "returned %d: %s", ret, err);
+}
+
 static void test_peer_uid(void)
 {
 	uint16_t server_port, client_port;
@@ -89,6 +115,7 @@ static void test_peer_uid(void)
 	      "returned %d: %s", ret, err);
 	ret = fastrmi_tcp_peer(loopback, 4, 1, loopback, 16, 2, &uid, &inode, err, sizeof(err));
 	CHECK("addresses of two lengths are refused", ret == FASTRMI_ERR_INVALID, "returned %d", ret);
+	test_socket_holder(client);
 	close(accepted);
 	close(client);
 

@@ -131,7 +131,14 @@ final class PeerEndpoints {
      */
     private static void checkNamesItself(TransportName transport, long pid, NativeLibrary.PeerSocket peerSocket)
             throws HandshakeException {
-        if (!SocketOwners.holdsSocket(pid, peerSocket.inode())) {
+        boolean holds;
+        try {
+            holds = NativeTransports.library().processHoldsSocket(pid, peerSocket.inode());
+        } catch (IOException e) {
+            throw new HandshakeException("cannot learn whether process " + pid + " holds the peer's end of the connection: "
+                    + e.getMessage(), e);
+        }
+        if (!holds) {
             throw new HandshakeException("the peer's " + transport + " address names process " + pid
                     + ", which does not hold the peer's end of the connection");
         }

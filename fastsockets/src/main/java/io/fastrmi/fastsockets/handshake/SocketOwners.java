@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which process holds a TCP socket, asked of the kernel: the socket's inode (from this network
- * namespace's tables, {@code /proc/self/net/tcp} and {@code tcp6}, or from sock_diag), against the
- * process's open files ({@code /proc/PID/fd}); and which process holds a lock on a file
+ * Which process listens on a TCP port, asked of the kernel: the listening sockets' inodes (from this
+ * network namespace's tables, {@code /proc/self/net/tcp} and {@code tcp6}), against the process's
+ * open files ({@code /proc/PID/fd}; a handshake asks the library the same of one connection's
+ * socket: {@code NativeLibrary.processHoldsSocket}); and which process holds a lock on a file
  * ({@code /proc/locks}). What a peer or a file says of a process is only its word: a listener entry
  * naming a JVM, a native address naming the pid whose shared memory it offers.
  */
@@ -27,11 +28,6 @@ public final class SocketOwners {
     /** Whether process {@code pid} has a socket open that listens on TCP {@code port} (false when unreadable). */
     public static boolean listensOn(long pid, int port) {
         return holdsAnyOf(pid, listeningInodes(port));
-    }
-
-    /** Whether process {@code pid} holds the socket of inode {@code inode} (false when unreadable). */
-    static boolean holdsSocket(long pid, long inode) {
-        return holdsAnyOf(pid, Set.of(Long.toString(inode)));
     }
 
     /** The inodes of the sockets of this network namespace that listen on TCP {@code port}. */

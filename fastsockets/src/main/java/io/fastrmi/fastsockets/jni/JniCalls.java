@@ -31,6 +31,8 @@ final class JniCalls {
     /** {@code out}: {uid, inode}. */
     static native int tcpPeer(byte[] peerIp, int peerPort, byte[] ownIp, int ownPort, long[] out, byte[] err);
 
+    static native int processHoldsSocket(long pid, long inode, byte[] err);
+
     static native long ctxOpen(int backend, byte[] provider, int spinMicros, byte[] err);
 
     static native int ctxSetWait(long ctx, int mode, int usableCpus, byte[] err);

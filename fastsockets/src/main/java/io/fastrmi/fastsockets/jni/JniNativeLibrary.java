@@ -94,6 +94,13 @@ public final class JniNativeLibrary implements NativeLibrary {
         return new PeerSocket(found[0] & 0xffffffffL, found[1]);
     }
 
+    @Override
+    public boolean processHoldsSocket(long pid, long inode) throws IOException {
+        byte[] err = JniCalls.errorBuffer();
+        int rc = JniCalls.processHoldsSocket(pid, inode, err);
+        return NativeStatus.holdsSocket(pid, rc, rc < 0 ? JniCalls.message(err) : null);
+    }
+
     /** A provider's name as the library takes it: NUL-terminated UTF-8. */
     static byte[] cString(String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);

@@ -61,6 +61,13 @@ public interface NativeLibrary {
      */
     PeerSocket tcpPeer(java.net.InetSocketAddress peer, java.net.InetSocketAddress own) throws java.io.IOException;
 
+    /**
+     * Whether process {@code pid} holds the socket of inode {@code inode} among its open files, as
+     * the kernel says ({@code /proc/PID/fd}, read in the library: a JVM's first handshakes paid
+     * milliseconds each to do it in Java); false when that process's files cannot be read.
+     */
+    boolean processHoldsSocket(long pid, long inode) throws java.io.IOException;
+
     /** A socket of this host: the uid that owns it, and its inode (which process holds it: /proc/PID/fd). */
     record PeerSocket(long uid, long inode) {
     }

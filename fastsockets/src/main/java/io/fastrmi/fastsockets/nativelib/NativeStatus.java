@@ -51,6 +51,19 @@ public enum NativeStatus {
         return UNKNOWN + " (" + returned + ")";
     }
 
+    /**
+     * What {@code fastrmi_process_holds_socket} returned for process {@code pid}: 1, it holds the
+     * socket; 0 or {@code ERR_NOT_FOUND} (its open files cannot be read: gone, or not ours), it
+     * does not; any other code is a failure.
+     */
+    public static boolean holdsSocket(long pid, int returned, String message) throws java.io.IOException {
+        if (returned == 1 || returned == 0 || ERR_NOT_FOUND.is(returned)) {
+            return returned == 1;
+        }
+        throw new java.io.IOException("cannot read the open files of process " + pid + ": "
+                + failure("fastrmi_process_holds_socket", returned, message));
+    }
+
     /** A native call's failure in words: "fastrmi_stream_open failed: FASTRMI_ERR_NOMEM (-5): out of memory". */
     public static String failure(String call, long returned, String message) {
         String text = call + " failed: " + describe(returned);

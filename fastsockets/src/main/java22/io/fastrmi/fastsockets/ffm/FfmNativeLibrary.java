@@ -100,6 +100,19 @@ public final class FfmNativeLibrary implements NativeLibrary {
         }
     }
 
+    @Override
+    public boolean processHoldsSocket(long pid, long inode) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment err = arena.allocate(FfmTransport.ERROR_BUFFER);
+            int rc = (int) calls.processHoldsSocket.invokeExact(pid, inode, err, (long) FfmTransport.ERROR_BUFFER);
+            return NativeStatus.holdsSocket(pid, rc, rc < 0 ? err.getString(0) : null);
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException("fastrmi_process_holds_socket: " + t, t);
+        }
+    }
+
     private static MemorySegment find(SymbolLookup library, String name) {
         return library.find(name).orElseThrow(() -> new UnsatisfiedLinkError(name + " is not in libfastrmi.so"));
     }

@@ -47,6 +47,7 @@ final class NativeCalls {
     final MethodHandle expectPeer;
     final MethodHandle processUid;
     final MethodHandle tcpPeer;
+    final MethodHandle processHoldsSocket;
     final MethodHandle strstatus;
     final MethodHandle waitSpinFor;
     final MethodHandle waitLearn;
@@ -103,6 +104,8 @@ final class NativeCalls {
         processUid = linker.downcallHandle(find(library, "fastrmi_process_uid"), FunctionDescriptor.of(JAVA_INT));
         tcpPeer = linker.downcallHandle(find(library, "fastrmi_tcp_peer"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, JAVA_LONG, JAVA_SHORT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
+        processHoldsSocket = linker.downcallHandle(find(library, "fastrmi_process_holds_socket"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
         // Short and never blocking (a look at /proc/loadavg at most every 10 ms): critical.
         waitSpinFor = linker.downcallHandle(find(library, "fastrmi_wait_spin_for"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, JAVA_LONG), critical);
