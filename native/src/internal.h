@@ -337,6 +337,12 @@ uint32_t fr_process_random(void);
  * a file's process is gone (in whatever pid namespace). Never a file it cannot take the lock of.
  */
 void fr_sweep_unheld(int dir_fd, int (*ours)(const char *name));
+/*
+ * Whether a sweep is due: the first time, then once FR_SWEEP_MIN_AGE_SEC have passed since the
+ * last (a file younger than that is never swept anyway). *last_sec is the caller's, zero at
+ * first. A JVM opening a context per peer at once read the whole folder for every one of them.
+ */
+int fr_sweep_due(_Atomic int64_t *last_sec);
 
 /*
  * The user's own folder /dev/shm/fastrmi-UID (userdir.c): files named KIND-nsNS-PID-N for peers of

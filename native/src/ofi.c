@@ -499,11 +499,16 @@ static int fr_ofi_endpoint_keeping_signals(struct fr_ofi *ofi, char *err, size_t
 	return 0;
 }
 
+static _Atomic int64_t fr_shm_regions_swept; /* fr_sweep_due's clock for /dev/shm */
+
 /* Removes our regions in /dev/shm whose processes are gone (fr_sweep_unheld: no one holds them). */
 static void fr_shm_sweep_dead_regions(void)
 {
-	int dir_fd = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dir_fd;
 
+	if (!fr_sweep_due(&fr_shm_regions_swept))
+		return;
+	dir_fd = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir_fd < 0)
 		return; /* nothing swept: the next context tries again */
 	fr_sweep_unheld(dir_fd, fr_is_fastrmi_region);

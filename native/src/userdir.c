@@ -11,7 +11,7 @@
  * process holds a shared flock on each of its files for as long as they live: a file nobody
  * holds belongs to a process that is gone, whatever namespace it ran in (the kernel releases a
  * dead process's locks). A process removes its own at exit; those of processes that are gone are
- * swept whenever a new one is made (fr_sweep_unheld).
+ * swept when a new one is made, at most every FR_SWEEP_MIN_AGE_SEC (fr_sweep_unheld, fr_sweep_due).
  */
 #define _GNU_SOURCE
 
@@ -99,7 +99,21 @@ void fr_sweep_unheld(int dir_fd, int (*ours)(const char *name))
 	(void)closedir(dir); /* a directory stream opened for reading: nothing to lose */
 }
 
+int fr_sweep_due(_Atomic int64_t *last_sec)
+{
+	struct timespec ts;
+	int64_t now, last;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 1; /* no clock: sweep, as before there was one */
+	/* Counted from 1, so that the zero of a sweep never made is never "just now". */
+	now = (int64_t)ts.tv_sec + 1;
+	last = atomic_load(last_sec);
+	return (last == 0 || now - last >= FR_SWEEP_MIN_AGE_SEC) && atomic_compare_exchange_strong(last_sec, &last, now);
+}
+
 static _Atomic uint32_t fr_userdir_counter;
+static _Atomic int64_t fr_userdir_swept; /* fr_sweep_due's clock for the folder */
 static pthread_once_t fr_userdir_cleanup_once = PTHREAD_ONCE_INIT;
 
 /* Our files' locks (a dup of each file's fd, flocked shared), until the file is removed. */
@@ -297,7 +311,8 @@ int fr_userdir_create(const char *kind, size_t size, uint32_t *number, char *err
 	dir_fd = fr_userdir_open(1, err, errlen);
 	if (dir_fd < 0)
 		return -1;
-	fr_sweep_unheld(dir_fd, fr_userdir_is_ours);
+	if (fr_sweep_due(&fr_userdir_swept))
+		fr_sweep_unheld(dir_fd, fr_userdir_is_ours);
 	for (int tries = 0; fd < 0 && tries < FR_USERDIR_TRIES; tries++) {
 		*number = fr_process_random() + atomic_fetch_add(&fr_userdir_counter, 1);
 		if (*number == 0)
