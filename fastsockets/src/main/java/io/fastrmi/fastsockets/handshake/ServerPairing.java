@@ -7,10 +7,7 @@ import io.fastrmi.fastsockets.nativelib.NativeTransport;
 import io.fastrmi.fastsockets.transport.FastRmiLog;
 import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.HexFormat;
-import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A server's decision made into the answer it sends: for a native transport, the answer carries this
@@ -60,16 +57,16 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
     /**
      * A client as the key of the server's context for it: its process where its address names one
      * (the pid, and when it started: a later process given the same pid is another client), else its
-     * context's address. ({@code started} is null where the system does not say.) A class, not a
+     * context's address. ({@code started} is -1 where the system does not say.) A class, not a
      * record: a record's generated hashCode costs its first use milliseconds of java.lang.invoke
      * (StartupIT).
      */
     private static final class Client {
         private final long pid;
-        private final Instant started;
+        private final long started;
         private final String address;
 
-        private Client(long pid, Instant started, String address) {
+        private Client(long pid, long started, String address) {
             this.pid = pid;
             this.started = started;
             this.address = address;
@@ -78,21 +75,20 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
         static Client of(byte[] checkedAddress) {
             long pid = NativeAddresses.namedProcess(checkedAddress);
             if (pid == 0) {
-                return new Client(0, null, HexFormat.of().formatHex(checkedAddress));
+                return new Client(0, -1, HexFormat.of().formatHex(checkedAddress));
             }
-            Optional<ProcessHandle> process = ProcessHandle.of(pid);
-            return new Client(pid, process.isPresent() ? process.get().info().startInstant().orElse(null) : null, "");
+            return new Client(pid, SocketOwners.startTicks(pid), "");
         }
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Client client && pid == client.pid && Objects.equals(started, client.started)
+            return other instanceof Client client && pid == client.pid && started == client.started
                     && address.equals(client.address);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(pid, started, address);
+            return (Long.hashCode(pid) * 31 + Long.hashCode(started)) * 31 + address.hashCode();
         }
 
         @Override

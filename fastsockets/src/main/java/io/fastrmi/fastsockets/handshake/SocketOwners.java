@@ -13,8 +13,8 @@ import java.util.Set;
  * Which process listens on a TCP port, asked of the kernel: the listening sockets' inodes (from this
  * network namespace's tables, {@code /proc/self/net/tcp} and {@code tcp6}), against the process's
  * open files ({@code /proc/PID/fd}; a handshake asks the library the same of one connection's
- * socket: {@code NativeLibrary.processHoldsSocket}); and which process holds a lock on a file
- * ({@code /proc/locks}). What a peer or a file says of a process is only its word: a listener entry
+ * socket: {@code NativeLibrary.processHoldsSocket}); which process holds a lock on a file
+ * ({@code /proc/locks}); and when a process started ({@code /proc/PID/stat}). What a peer or a file says of a process is only its word: a listener entry
  * naming a JVM, a native address naming the pid whose shared memory it offers.
  */
 public final class SocketOwners {
@@ -99,6 +99,42 @@ public final class SocketOwners {
         // A waiter's line has "->" after the number: not held.
         return fields.length >= 6 && fields[1].equals("POSIX") && fields[4].equals(Long.toString(pid))
                 && fields[5].equalsIgnoreCase(file);
+    }
+
+    /**
+     * When process {@code pid} started, in clock ticks after the boot ({@code /proc/PID/stat}'s 22nd
+     * field): with the pid, which process it is (a later one given the same pid started later).
+     * -1 when it cannot be read. Not {@code ProcessHandle.info()}, which also reads the process's
+     * command line and looks its user up by name (the system's user directory, per handshake).
+     */
+    static long startTicks(long pid) {
+        try {
+            return startTicksOf(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.ISO_8859_1));
+        } catch (IOException | RuntimeException e) {
+            return -1; // gone, not ours to read, or no such pid
+        }
+    }
+
+    /**
+     * The start time of a {@code /proc/PID/stat} line ("PID (COMM) STATE PPID ... STARTTIME ..."),
+     * or -1. COMM is the process's own choice of up to 15 bytes, spaces and parentheses included:
+     * the fields are counted from its last closing parenthesis.
+     */
+    static long startTicksOf(String stat) {
+        int end = stat.lastIndexOf(')');
+        if (end < 0) {
+            return -1;
+        }
+        String[] fields = stat.substring(end + 1).trim().split(" ");
+        // fields[0] is the 3rd field (the state), so the 22nd is fields[19]
+        if (fields.length < 20) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(fields[19]);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** A table's rows without its header line (none when it cannot be read: no IPv6 here, say). */

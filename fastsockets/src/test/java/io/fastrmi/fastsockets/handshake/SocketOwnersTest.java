@@ -27,6 +27,35 @@ class SocketOwnersTest {
     }
 
     @Test
+    void aProcessStartTimeIsCountedFromTheLastParenthesisOfItsStatLine() {
+        String fields = " S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 1234567 19 20";
+        assertEquals(1234567, SocketOwners.startTicksOf("42 (java)" + fields));
+        assertEquals(1234567, SocketOwners.startTicksOf("42 (a) (b c)" + fields), "a name of spaces and parentheses");
+        assertEquals(1234567, SocketOwners.startTicksOf("42 ())" + fields));
+        for (String garbage : new String[] {"", "42 java S 1", "42 (java) S 1 2 3", "42 (java)" + fields.replace("1234567", "x"),
+            "42 (java)" + fields.replace(" 1234567 19 20", "")}) {
+            assertEquals(-1, SocketOwners.startTicksOf(garbage), garbage);
+        }
+    }
+
+    @Test
+    void aProcessStartTimeTellsAProcessFromALaterOneOfTheSamePid() throws Exception {
+        long self = ProcessHandle.current().pid();
+        long started = SocketOwners.startTicks(self);
+        assertTrue(started > 0, "this process's start: " + started);
+        assertEquals(started, SocketOwners.startTicks(self), "read twice");
+        Thread.sleep(50); // a clock tick is 10 ms
+        Process later = new ProcessBuilder("sleep", "30").start();
+        try {
+            assertTrue(SocketOwners.startTicks(later.pid()) > started, "a process started later");
+        } finally {
+            later.destroy();
+        }
+        assertEquals(-1, SocketOwners.startTicks(Long.MAX_VALUE), "no such process");
+        assertEquals(-1, SocketOwners.startTicks(-1), "no such pid");
+    }
+
+    @Test
     void onlyTheProcessThatListensHoldsThePort() throws Exception {
         long self = ProcessHandle.current().pid();
         int port;
