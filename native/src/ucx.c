@@ -176,7 +176,6 @@ struct fr_ucx_expected {
 struct fr_ucx_shared {
 	struct fr_ucx_shared *next;
 	char key[320];             /* provider, then the UCX_TLS list ("" for UCX's own choice) */
-	ucp_config_t *config;
 	ucp_context_h context;
 	unsigned users;
 };
@@ -486,7 +485,6 @@ static void fr_ucx_shared_put(struct fr_ucx_shared *shared)
 			;
 		*at = shared->next;
 		ucp_cleanup(shared->context);
-		ucp_config_release(shared->config);
 		free(shared);
 	}
 	ret = pthread_mutex_unlock(&fr_ucx_shared_lock);
@@ -779,33 +777,34 @@ static int fr_ucx_shared_open(struct fr_ucx_shared *shared, const char *provider
 			      size_t errlen)
 {
 	ucp_params_t params = { 0 };
+	ucp_config_t *config;
 	ucs_status_t status;
 
-	status = ucp_config_read(NULL, NULL, &shared->config);
-	if (status != UCS_OK) {
-		shared->config = NULL;
+	status = ucp_config_read(NULL, NULL, &config);
+	if (status != UCS_OK)
 		return fr_ucx_fail(err, errlen, "ucp_config_read", status);
-	}
 	if (tls != NULL && getenv("UCX_TLS") == NULL) {
-		status = ucp_config_modify(shared->config, "TLS", tls);
-		if (status != UCS_OK)
+		status = ucp_config_modify(config, "TLS", tls);
+		if (status != UCS_OK) {
+			ucp_config_release(config);
 			return fr_ucx_fail(err, errlen, "ucp_config_modify(TLS)", status);
+		}
 	}
-	fr_ucx_mm_default(shared->config, "ERROR_HANDLING", "y", tls);
+	fr_ucx_mm_default(config, "ERROR_HANDLING", "y", tls);
 	/* Receive buffers 64 at a time, not 512 (4 MiB a worker): a worker per peer (see
 	 * fastrmi_ctx_peer_can_block_others) should cost little; the pool still grows as it must. */
-	fr_ucx_mm_default(shared->config, "RX_BUFS_GROW", "64", tls);
-	fr_ucx_eager_only(shared->config, provider);
+	fr_ucx_mm_default(config, "RX_BUFS_GROW", "64", tls);
+	fr_ucx_eager_only(config, provider);
 
 	/* Workers of the shared context are made and used by many threads at once. */
 	params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
 	params.features = FR_UCX_FEATURES;
 	params.mt_workers_shared = 1;
-	status = ucp_init(&params, shared->config, &shared->context);
-	if (status != UCS_OK) {
-		shared->context = NULL;
+	status = ucp_init(&params, config, &shared->context);
+	/* The context keeps what it read: the configuration is not needed after ucp_init. */
+	ucp_config_release(config);
+	if (status != UCS_OK)
 		return fr_ucx_fail(err, errlen, "ucp_init(" FR_UCX_FEATURES_TEXT ", shared by workers)", status);
-	}
 	return FASTRMI_OK;
 }
 
@@ -816,7 +815,7 @@ static int fr_ucx_shared_get(const char *provider, const char *tls, struct fr_uc
 	struct fr_ucx_shared *shared;
 	char key[sizeof(shared->key)];
 	int n = snprintf(key, sizeof(key), "%s|%s", provider != NULL ? provider : "", tls != NULL ? tls : "");
-	int ret;
+	int ret, unlocked;
 
 	if (n < 0 || (size_t)n >= sizeof(key)) {
 		fr_seterr(err, errlen, "ucx provider \"%s\" with its transports is too long", provider);
@@ -835,8 +834,6 @@ static int fr_ucx_shared_get(const char *provider, const char *tls, struct fr_uc
 			fr_seterr(err, errlen, "out of memory");
 			ret = FASTRMI_ERR_NOMEM;
 		} else if ((ret = fr_ucx_shared_open(shared, provider, tls, err, errlen)) != FASTRMI_OK) {
-			if (shared->config != NULL)
-				ucp_config_release(shared->config);
 			free(shared);
 			shared = NULL;
 		} else {
@@ -848,9 +845,9 @@ static int fr_ucx_shared_get(const char *provider, const char *tls, struct fr_uc
 	if (shared != NULL)
 		shared->users++;
 	*out = shared;
-	n = pthread_mutex_unlock(&fr_ucx_shared_lock);
-	if (n != 0)
-		fr_report_errno("pthread_mutex_unlock(shared UCP contexts)", n);
+	unlocked = pthread_mutex_unlock(&fr_ucx_shared_lock);
+	if (unlocked != 0)
+		fr_report_errno("pthread_mutex_unlock(shared UCP contexts)", unlocked);
 	return ret;
 }
 

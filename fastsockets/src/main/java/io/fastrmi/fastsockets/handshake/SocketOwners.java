@@ -14,8 +14,9 @@ import java.util.Set;
  * network namespace's tables, {@code /proc/self/net/tcp} and {@code tcp6}), against the process's
  * open files ({@code /proc/PID/fd}; a handshake asks the library the same of one connection's
  * socket: {@code NativeLibrary.processHoldsSocket}); which process holds a lock on a file
- * ({@code /proc/locks}); and when a process started ({@code /proc/PID/stat}). What a peer or a file says of a process is only its word: a listener entry
- * naming a JVM, a native address naming the pid whose shared memory it offers.
+ * ({@code /proc/locks}); and when a process started ({@code /proc/PID/stat}). What a peer or a
+ * file says of a process is only its word: a listener entry naming a JVM, a native address naming
+ * the pid whose shared memory it offers.
  */
 public final class SocketOwners {
 
