@@ -101,7 +101,9 @@ class StartupIT {
         String connection = transport.equals("tcp") ? "io.fastrmi.fastsockets.transport.PollingInput "
                 : "io.fastrmi.fastsockets.transport.NativeConnection ";
         List<String> ranClasses = new java.util.ArrayList<>(List.of("sun.rmi.transport.LeanConnectionInputStream ",
-                "io.fastrmi.agent.bootstrap.LeanStreams ", connection));
+                "io.fastrmi.agent.bootstrap.LeanStreams ", connection,
+                // the agent's export lets the lean codec call the JDK's Unsafe directly, with no method handle
+                "io.fastrmi.optrmi.lean.UnsafeFields "));
         if (recording) {
             ranClasses.add("io.fastrmi.agent.bootstrap.RmiCallEvent ");
         }

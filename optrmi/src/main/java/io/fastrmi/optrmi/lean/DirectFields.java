@@ -2,9 +2,6 @@ package io.fastrmi.optrmi.lean;
 
 import java.io.ObjectStreamClass;
 import java.io.ObjectStreamField;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 
@@ -19,74 +16,25 @@ import java.lang.reflect.Modifier;
  */
 final class DirectFields {
 
-    private static final MethodHandle OFFSET;
-    private static final MethodHandle GET_BOOLEAN;
-    private static final MethodHandle GET_BYTE;
-    private static final MethodHandle GET_CHAR;
-    private static final MethodHandle GET_SHORT;
-    private static final MethodHandle GET_INT;
-    private static final MethodHandle GET_LONG;
-    private static final MethodHandle GET_FLOAT;
-    private static final MethodHandle GET_DOUBLE;
-    private static final MethodHandle GET_REFERENCE;
-    private static final MethodHandle PUT_BOOLEAN;
-    private static final MethodHandle PUT_BYTE;
-    private static final MethodHandle PUT_CHAR;
-    private static final MethodHandle PUT_SHORT;
-    private static final MethodHandle PUT_INT;
-    private static final MethodHandle PUT_LONG;
-    private static final MethodHandle PUT_FLOAT;
-    private static final MethodHandle PUT_DOUBLE;
-    private static final MethodHandle PUT_REFERENCE;
     /** Where a String keeps its coder (0: one byte per char), or -1 where that cannot be read. */
     private static final long STRING_CODER;
     /** Why fields are not reached directly in this JVM, or null when they are. */
     private static final String UNAVAILABLE;
 
     static {
-        MethodHandle[] h = new MethodHandle[19];
         String unavailable = null;
         long stringCoder = -1;
-        try {
-            Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            Object unsafe = lookup.findStatic(unsafeClass, "getUnsafe", MethodType.methodType(unsafeClass)).invoke();
-            Class<?>[] types = {boolean.class, byte.class, char.class, short.class, int.class, long.class, float.class,
-                double.class, Object.class};
-            String[] names = {"Boolean", "Byte", "Char", "Short", "Int", "Long", "Float", "Double", "Reference"};
-            // By class and name: the Field form refuses records, whose fields are read here too.
-            h[0] = lookup.findVirtual(unsafeClass, "objectFieldOffset",
-                    MethodType.methodType(long.class, Class.class, String.class)).bindTo(unsafe);
-            for (int i = 0; i < types.length; i++) {
-                h[1 + i] = lookup.findVirtual(unsafeClass, "get" + names[i],
-                        MethodType.methodType(types[i], Object.class, long.class)).bindTo(unsafe);
-                h[10 + i] = lookup.findVirtual(unsafeClass, "put" + names[i],
-                        MethodType.methodType(void.class, Object.class, long.class, types[i])).bindTo(unsafe);
+        // Asked first: without the export, UnsafeFields' first call would fail to link.
+        if (!Object.class.getModule().isExported("jdk.internal.misc", DirectFields.class.getModule())) {
+            unavailable = "jdk.internal.misc.Unsafe is not exported to FastRMI";
+        } else {
+            try {
+                stringCoder = stringCoderOffset();
+            } catch (LinkageError e) {
+                unavailable = "jdk.internal.misc.Unsafe cannot be reached by FastRMI (" + e + ")";
             }
-            stringCoder = stringCoderOffset(h[0], h[2]);
-        } catch (Throwable e) {
-            unavailable = "jdk.internal.misc.Unsafe is not exported to FastRMI (" + e + ")";
         }
         STRING_CODER = stringCoder;
-        OFFSET = h[0];
-        GET_BOOLEAN = h[1];
-        GET_BYTE = h[2];
-        GET_CHAR = h[3];
-        GET_SHORT = h[4];
-        GET_INT = h[5];
-        GET_LONG = h[6];
-        GET_FLOAT = h[7];
-        GET_DOUBLE = h[8];
-        GET_REFERENCE = h[9];
-        PUT_BOOLEAN = h[10];
-        PUT_BYTE = h[11];
-        PUT_CHAR = h[12];
-        PUT_SHORT = h[13];
-        PUT_INT = h[14];
-        PUT_LONG = h[15];
-        PUT_FLOAT = h[16];
-        PUT_DOUBLE = h[17];
-        PUT_REFERENCE = h[18];
         UNAVAILABLE = unavailable;
     }
 
@@ -94,16 +42,17 @@ final class DirectFields {
     }
 
     /** String's byte field {@code coder}, as java.lang.String has had it since JDK 9; -1 if it is not there. */
-    private static long stringCoderOffset(MethodHandle offset, MethodHandle getByte) {
+    private static long stringCoderOffset() {
+        long at;
         try {
-            long at = (long) offset.invoke(String.class, "coder");
-            // Checked, not assumed: a one-byte string reads 0 there, a two-byte one 1.
-            boolean oneByte = (byte) getByte.invoke((Object) "a", at) == 0;
-            boolean twoBytes = (byte) getByte.invoke((Object) "\u0100", at) == 1;
-            return oneByte && twoBytes ? at : -1;
-        } catch (Throwable e) {
-            return -1;
+            at = UnsafeFields.offset(String.class, "coder");
+        } catch (InternalError | RuntimeException e) {
+            return -1; // no such field
         }
+        // Checked, not assumed: a one-byte string reads 0 there, a two-byte one 1.
+        boolean oneByte = UnsafeFields.getByte("a", at) == 0;
+        boolean twoBytes = UnsafeFields.getByte("\u0100", at) == 1;
+        return oneByte && twoBytes ? at : -1;
     }
 
     /**
@@ -114,11 +63,7 @@ final class DirectFields {
         if (STRING_CODER < 0) {
             return false;
         }
-        try {
-            return (byte) GET_BYTE.invokeExact((Object) s, STRING_CODER) == 0;
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
+        return UnsafeFields.getByte(s, STRING_CODER) == 0;
     }
 
     static String unavailableReason() {
@@ -144,10 +89,10 @@ final class DirectFields {
                 if (field.getType() != fields[i].getType() || Modifier.isStatic(field.getModifiers())) {
                     return null;
                 }
-                offsets[i] = (long) OFFSET.invokeExact(type, field.getName());
+                offsets[i] = UnsafeFields.offset(type, field.getName());
             }
-        } catch (Throwable e) {
-            return null;
+        } catch (NoSuchFieldException | InternalError | RuntimeException e) {
+            return null; // (Unsafe says InternalError where it finds no such field)
         }
         return offsets;
     }
@@ -157,62 +102,39 @@ final class DirectFields {
      * the value itself for integral types and char, the raw bits for float and double, 0 or 1 for boolean.
      */
     static long getPrim(Object obj, char code, long offset) {
-        try {
-            return switch (code) {
-                case 'I' -> (int) GET_INT.invokeExact(obj, offset);
-                case 'J' -> (long) GET_LONG.invokeExact(obj, offset);
-                case 'D' -> Double.doubleToRawLongBits((double) GET_DOUBLE.invokeExact(obj, offset));
-                case 'F' -> Float.floatToRawIntBits((float) GET_FLOAT.invokeExact(obj, offset));
-                case 'S' -> (short) GET_SHORT.invokeExact(obj, offset);
-                case 'C' -> (char) GET_CHAR.invokeExact(obj, offset);
-                case 'Z' -> (boolean) GET_BOOLEAN.invokeExact(obj, offset) ? 1 : 0;
-                default -> (byte) GET_BYTE.invokeExact(obj, offset);
-            };
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
+        return switch (code) {
+            case 'I' -> UnsafeFields.getInt(obj, offset);
+            case 'J' -> UnsafeFields.getLong(obj, offset);
+            case 'D' -> Double.doubleToRawLongBits(UnsafeFields.getDouble(obj, offset));
+            case 'F' -> Float.floatToRawIntBits(UnsafeFields.getFloat(obj, offset));
+            case 'S' -> UnsafeFields.getShort(obj, offset);
+            case 'C' -> UnsafeFields.getChar(obj, offset);
+            case 'Z' -> UnsafeFields.getBoolean(obj, offset) ? 1 : 0;
+            default -> UnsafeFields.getByte(obj, offset);
+        };
     }
 
     /** Sets a primitive field from a value as {@link InBuffer#readPrimValue} gives it. */
     static void putPrim(Object obj, char code, long offset, long value) {
-        try {
-            switch (code) {
-                case 'I' -> PUT_INT.invokeExact(obj, offset, (int) value);
-                case 'J' -> PUT_LONG.invokeExact(obj, offset, value);
-                case 'D' -> PUT_DOUBLE.invokeExact(obj, offset, Double.longBitsToDouble(value));
-                case 'F' -> PUT_FLOAT.invokeExact(obj, offset, Float.intBitsToFloat((int) value));
-                case 'S' -> PUT_SHORT.invokeExact(obj, offset, (short) value);
-                case 'C' -> PUT_CHAR.invokeExact(obj, offset, (char) value);
-                case 'Z' -> PUT_BOOLEAN.invokeExact(obj, offset, value != 0);
-                default -> PUT_BYTE.invokeExact(obj, offset, (byte) value);
-            }
-        } catch (Throwable t) {
-            throw unexpected(t);
+        switch (code) {
+            case 'I' -> UnsafeFields.putInt(obj, offset, (int) value);
+            case 'J' -> UnsafeFields.putLong(obj, offset, value);
+            case 'D' -> UnsafeFields.putDouble(obj, offset, Double.longBitsToDouble(value));
+            case 'F' -> UnsafeFields.putFloat(obj, offset, Float.intBitsToFloat((int) value));
+            case 'S' -> UnsafeFields.putShort(obj, offset, (short) value);
+            case 'C' -> UnsafeFields.putChar(obj, offset, (char) value);
+            case 'Z' -> UnsafeFields.putBoolean(obj, offset, value != 0);
+            default -> UnsafeFields.putByte(obj, offset, (byte) value);
         }
     }
 
     static Object getReference(Object obj, long offset) {
-        try {
-            return (Object) GET_REFERENCE.invokeExact(obj, offset);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
+        return UnsafeFields.getReference(obj, offset);
     }
 
     /** Sets an object field whose declared type the caller checked the value against. */
     static void putReference(Object obj, long offset, Object value) {
-        try {
-            PUT_REFERENCE.invokeExact(obj, offset, value);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    private static IllegalStateException unexpected(Throwable t) {
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new IllegalStateException("FastRMI: direct field access failed: " + t, t);
+        UnsafeFields.putReference(obj, offset, value);
     }
 
     /** Every value is checked against its field's type before any is set, as the JDK's field reflector does. */

@@ -1,5 +1,6 @@
 package io.fastrmi.optrmi.lean;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,11 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -80,6 +83,35 @@ class DirectFieldsTest {
     @Test
     void theJdksUnsafeIsReachableInTheseTests() {
         assertNull(DirectFields.unavailableReason(), "the tests pass --add-exports java.base/jdk.internal.misc");
+    }
+
+    /**
+     * Field values go through no method handle: the 19 bound ones DirectFields had spun about 45
+     * classes in each JVM before its first lean call (25-30 ms of CPU), and ran slowly until the JIT
+     * had them. UnsafeFields calls the JDK's Unsafe directly.
+     */
+    @Test
+    void fieldsAreReachedWithoutMethodHandles() {
+        noClasses().that().haveFullyQualifiedName(DirectFields.class.getName())
+                .or().haveFullyQualifiedName(UnsafeFields.class.getName())
+                .should().dependOnClassesThat().resideInAPackage("java.lang.invoke")
+                .check(new ClassFileImporter().importPath(Path.of("target", "classes")));
+    }
+
+    /**
+     * Without the export (a JVM that neither runs the agent nor says --add-exports) the fields go the
+     * JDK's way, and nothing reaches UnsafeFields, whose first call would fail to link there.
+     */
+    @Test
+    void withoutTheExportFieldsGoTheJdksWay() throws Exception {
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens", "java.base/java.io=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                NoExportMain.class.getName()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), output);
+        assertTrue(output.contains("UNAVAILABLE jdk.internal.misc.Unsafe is not exported to FastRMI"), output);
+        assertFalse(output.contains("DIFFERS"), output);
+        assertTrue(output.contains("SHAPES " + Corpus.shapes().size()), output);
     }
 
     @Test
