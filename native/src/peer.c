@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -148,11 +149,60 @@ out:
 	return ret;
 }
 
+/* The numbers in /proc/PID/fd, unsorted; -1 (and err set) when the list cannot be read. */
+static ssize_t fr_list_descriptors(DIR *dir, const char *path, int **out, char *err, size_t errlen)
+{
+	struct dirent *entry;
+	int *fds = NULL;
+	size_t count = 0, capacity = 0;
+
+	/* readdir's NULL is the end or an error: errno tells them apart. */
+	errno = 0;
+	while ((entry = readdir(dir)) != NULL) {
+		char *end;
+		long fd = strtol(entry->d_name, &end, 10);
+
+		if (end == entry->d_name || *end != '\0' || fd < 0 || fd > INT_MAX) {
+			errno = 0; /* "." and "..", and strtol's ERANGE */
+			continue;
+		}
+		if (count == capacity) {
+			size_t grown = capacity ? capacity * 2 : 256;
+			int *more = realloc(fds, grown * sizeof(*fds));
+
+			if (more == NULL) {
+				fr_seterr(err, errlen, "listing %s: out of memory for %zu descriptors", path, grown);
+				free(fds);
+				return -1;
+			}
+			fds = more;
+			capacity = grown;
+		}
+		fds[count++] = (int)fd;
+		errno = 0;
+	}
+	if (errno != 0) {
+		fr_seterr(err, errlen, "readdir %s: %s", path, strerror(errno));
+		free(fds);
+		return -1;
+	}
+	*out = fds;
+	return (ssize_t)count;
+}
+
+static int fr_descending(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x < y) - (x > y);
+}
+
 FASTRMI_API int fastrmi_process_holds_socket(int64_t pid, uint64_t inode, char *err, size_t errlen)
 {
-	char path[64], link[64], wanted[64];
-	struct dirent *entry;
-	DIR *fds;
+	char path[64], name[16], link[64], wanted[64];
+	int *fds = NULL;
+	ssize_t count;
+	DIR *dir;
 	int dir_fd, held = 0;
 
 	if (pid <= 0 || pid > INT_MAX) {
@@ -166,30 +216,37 @@ FASTRMI_API int fastrmi_process_holds_socket(int64_t pid, uint64_t inode, char *
 		fr_seterr(err, errlen, "open %s: %s", path, strerror(errno));
 		return FASTRMI_ERR_NOT_FOUND;
 	}
-	fds = fdopendir(dir_fd);
-	if (fds == NULL) {
+	dir = fdopendir(dir_fd);
+	if (dir == NULL) {
 		fr_seterr(err, errlen, "fdopendir %s: %s", path, strerror(errno));
 		if (close(dir_fd) != 0)
 			fr_report_errno("close(/proc/PID/fd)", errno);
 		return FASTRMI_ERR_PROVIDER;
 	}
-	/* readdir's NULL is the end or an error: errno tells them apart. */
-	errno = 0;
-	while (!held && (entry = readdir(fds)) != NULL) {
-		/* A descriptor closed while we look fails with ENOENT, and is not the one. */
-		ssize_t n = readlinkat(dir_fd, entry->d_name, link, sizeof(link) - 1);
-
-		if (n > 0) {
-			link[n] = '\0';
-			held = strcmp(link, wanted) == 0;
-		}
-		errno = 0;
-	}
-	if (!held && errno != 0) {
-		fr_seterr(err, errlen, "readdir %s: %s", path, strerror(errno));
+	count = fr_list_descriptors(dir, path, &fds, err, errlen);
+	if (count < 0) {
 		held = FASTRMI_ERR_PROVIDER;
+	} else {
+		/*
+		 * The newest descriptors first: the socket a handshake asks about is among the last a
+		 * process opened, and a server with thousands of connections would otherwise read a link
+		 * for each of them.
+		 */
+		qsort(fds, (size_t)count, sizeof(*fds), fr_descending);
+		for (ssize_t i = 0; i < count && !held; i++) {
+			/* A descriptor closed while we look fails with ENOENT, and is not the one. */
+			ssize_t n;
+
+			snprintf(name, sizeof(name), "%d", fds[i]);
+			n = readlinkat(dir_fd, name, link, sizeof(link) - 1);
+			if (n > 0) {
+				link[n] = '\0';
+				held = strcmp(link, wanted) == 0;
+			}
+		}
 	}
-	if (closedir(fds) != 0)
+	free(fds);
+	if (closedir(dir) != 0)
 		fr_report_errno("closedir(/proc/PID/fd)", errno);
 	return held;
 }

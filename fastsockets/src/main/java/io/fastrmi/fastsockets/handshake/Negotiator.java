@@ -148,17 +148,24 @@ public final class Negotiator {
      */
     public void answer(Handshake.Offer offer, HostPolicy policy, Decision decision) throws IOException {
         ControlConnection control = connection.control();
-        ServerPairing pairing = ServerPairing.pair(offer, decision.decide(offer, policy, Installation.fingerprint(),
-                new UsableOver(control)), control);
+        UsableOver usable = new UsableOver(control);
+        Handshake.Answer decided = decision.decide(offer, policy, Installation.fingerprint(), usable);
+        ServerPairing pairing = ServerPairing.pair(offer, decided, usable.chosen, usable.chosenAddress, control);
         Handshake.Answer answer = pairing.answer().acknowledgedAsOffered(offer);
         Handshake.writeAnswer(connection.rawOutput(), answer);
         connection.negotiated(answer, pairing.open());
         record(answer);
     }
 
-    /** The offered transports this server can reach the client by. A class, not a lambda (StartupIT). */
+    /**
+     * The offered transports this server can reach the client by, and the last one found so (the
+     * one chosen) with the client's address as checked: the pairing takes it rather than asking the
+     * kernel about the peer again. A class, not a lambda (StartupIT).
+     */
     private static final class UsableOver implements Predicate<Handshake.Transport> {
         private final ControlConnection control;
+        Handshake.Transport chosen;
+        byte[] chosenAddress;
 
         UsableOver(ControlConnection control) {
             this.control = control;
@@ -166,7 +173,13 @@ public final class Negotiator {
 
         @Override
         public boolean test(Handshake.Transport offered) {
-            return PeerEndpoints.usable(offered, control);
+            byte[] checked = PeerEndpoints.checkedIfUsable(offered, control);
+            if (checked == null) {
+                return false;
+            }
+            chosen = offered;
+            chosenAddress = checked;
+            return true;
         }
     }
 

@@ -52,20 +52,20 @@ final class PeerEndpoints {
     }
 
     /**
-     * Whether this JVM can open a stream of the offered transport to the offering peer: the
-     * transport opens here, and the peer's address passes {@link #checkedPeerAddress}.
+     * The offering peer's address for the library when this JVM can open a stream of the offered
+     * transport to it (the transport opens here, and the address passes {@link #checkedPeerAddress});
+     * null when it cannot (said once).
      */
-    static boolean usable(Handshake.Transport offered, ControlConnection connection) {
+    static byte[] checkedIfUsable(Handshake.Transport offered, ControlConnection connection) {
         if (!NativeTransports.available(offered.name())) {
-            return false;
+            return null;
         }
         try {
-            checkedPeerAddress(offered.name(), parseEndpoint(offered.address()), connection);
-            return true;
+            return checkedPeerAddress(offered.name(), parseEndpoint(offered.address()), connection);
         } catch (HandshakeException e) {
             FastRmiLog.once("endpoint:" + offered.name() + ":" + e.getMessage(), "FastRMI: " + offered.name()
                     + " is not used with " + connection.peer().getHostAddress() + ": " + e.getMessage());
-            return false;
+            return null;
         }
     }
 

@@ -16,15 +16,28 @@ import java.util.HexFormat;
  */
 record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] peerAddress, long peerId, long localId) {
 
-    static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided, ControlConnection connection) {
+    /**
+     * {@code checked}: the offered transport the decision found usable, with the client's address as
+     * {@link PeerEndpoints#checkedPeerAddress} gave it ({@code checkedAddress}), or null; any other
+     * transport the answer names is checked here.
+     */
+    static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided, Handshake.Transport checked,
+            byte[] checkedAddress, ControlConnection connection) {
         TransportName name = decided.transport().name();
         if (!name.isNative()) {
             return new ServerPairing(decided, null, null, 0, 0);
         }
         long localId = NativeTransports.nextStreamId();
         try {
-            PeerEndpoints.PeerEndpoint peer = PeerEndpoints.parseEndpoint(offeredEndpoint(offer, name));
-            byte[] address = PeerEndpoints.checkedPeerAddress(name, peer, connection);
+            PeerEndpoints.PeerEndpoint peer;
+            byte[] address;
+            if (checked != null && checked.name().equals(name)) {
+                peer = PeerEndpoints.parseEndpoint(checked.address());
+                address = checkedAddress;
+            } else {
+                peer = PeerEndpoints.parseEndpoint(offeredEndpoint(offer, name));
+                address = PeerEndpoints.checkedPeerAddress(name, peer, connection);
+            }
             // A context of the client's own where a dead peer could block a shared one.
             NativeTransport context = NativeTransports.forPeer(name, Client.of(address));
             if (context == null || !NativeTransports.expect(context, connection.peer())) {
