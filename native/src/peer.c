@@ -232,7 +232,8 @@ FASTRMI_API int fastrmi_process_holds_socket(int64_t pid, uint64_t inode, char *
 		 * process opened, and a server with thousands of connections would otherwise read a link
 		 * for each of them.
 		 */
-		qsort(fds, (size_t)count, sizeof(*fds), fr_descending);
+		if (count > 1)
+			qsort(fds, (size_t)count, sizeof(*fds), fr_descending);
 		for (ssize_t i = 0; i < count && !held; i++) {
 			/* A descriptor closed while we look fails with ENOENT, and is not the one. */
 			ssize_t n;

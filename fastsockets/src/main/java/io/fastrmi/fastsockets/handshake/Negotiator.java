@@ -150,7 +150,7 @@ public final class Negotiator {
         ControlConnection control = connection.control();
         UsableOver usable = new UsableOver(control);
         Handshake.Answer decided = decision.decide(offer, policy, Installation.fingerprint(), usable);
-        ServerPairing pairing = ServerPairing.pair(offer, decided, usable.chosen, usable.chosenAddress, control);
+        ServerPairing pairing = ServerPairing.pair(decided, usable.chosen, usable.chosenAddress, control);
         Handshake.Answer answer = pairing.answer().acknowledgedAsOffered(offer);
         Handshake.writeAnswer(connection.rawOutput(), answer);
         connection.negotiated(answer, pairing.open());

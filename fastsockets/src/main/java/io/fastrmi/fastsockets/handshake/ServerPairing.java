@@ -17,34 +17,29 @@ import java.util.HexFormat;
 record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] peerAddress, long peerId, long localId) {
 
     /**
-     * {@code checked}: the offered transport the decision found usable, with the client's address as
-     * {@link PeerEndpoints#checkedPeerAddress} gave it ({@code checkedAddress}), or null; any other
-     * transport the answer names is checked here.
+     * {@code checked}: the offered transport the decision found usable (the native one it chose),
+     * with the client's address as {@link PeerEndpoints#checkedPeerAddress} gave it
+     * ({@code checkedAddress}), or null when it found none.
      */
-    static ServerPairing pair(Handshake.Offer offer, Handshake.Answer decided, Handshake.Transport checked,
-            byte[] checkedAddress, ControlConnection connection) {
+    static ServerPairing pair(Handshake.Answer decided, Handshake.Transport checked, byte[] checkedAddress,
+            ControlConnection connection) {
         TransportName name = decided.transport().name();
         if (!name.isNative()) {
             return new ServerPairing(decided, null, null, 0, 0);
         }
         long localId = NativeTransports.nextStreamId();
         try {
-            PeerEndpoints.PeerEndpoint peer;
-            byte[] address;
-            if (checked != null && checked.name().equals(name)) {
-                peer = PeerEndpoints.parseEndpoint(checked.address());
-                address = checkedAddress;
-            } else {
-                peer = PeerEndpoints.parseEndpoint(offeredEndpoint(offer, name));
-                address = PeerEndpoints.checkedPeerAddress(name, peer, connection);
+            if (checked == null || !checked.name().equals(name)) {
+                throw new HandshakeException("the decision chose " + name + " without checking the client's address");
             }
+            PeerEndpoints.PeerEndpoint peer = PeerEndpoints.parseEndpoint(checked.address());
             // A context of the client's own where a dead peer could block a shared one.
-            NativeTransport context = NativeTransports.forPeer(name, Client.of(address));
+            NativeTransport context = NativeTransports.forPeer(name, Client.of(checkedAddress));
             if (context == null || !NativeTransports.expect(context, connection.peer())) {
                 throw new HandshakeException("the transport cannot let the client in");
             }
             return new ServerPairing(withTransport(decided, new Handshake.Transport(name,
-                    PeerEndpoints.endpoint(context, localId))), context, address, peer.streamId(), localId);
+                    PeerEndpoints.endpoint(context, localId))), context, checkedAddress, peer.streamId(), localId);
         } catch (HandshakeException e) {
             FastRmiLog.once("stream:" + name, "FastRMI: cannot pair a " + name + " stream, using tcp: " + e.getMessage());
             return new ServerPairing(withTransport(decided, Negotiation.TCP), null, null, 0, 0);
@@ -112,14 +107,5 @@ record ServerPairing(Handshake.Answer answer, NativeTransport context, byte[] pe
 
     private static Handshake.Answer withTransport(Handshake.Answer answer, Handshake.Transport transport) {
         return new Handshake.Answer(answer.fast(), answer.reason(), answer.fingerprint(), answer.optimizations(), transport);
-    }
-
-    private static String offeredEndpoint(Handshake.Offer offer, TransportName name) throws HandshakeException {
-        for (Handshake.Transport offered : offer.transports()) {
-            if (offered.name().equals(name)) {
-                return offered.address();
-            }
-        }
-        throw new HandshakeException("transport " + name + " was not offered");
     }
 }
