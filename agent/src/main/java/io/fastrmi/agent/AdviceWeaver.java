@@ -11,6 +11,7 @@ import io.fastrmi.agent.advice.ClientNewCallAdvice;
 import io.fastrmi.agent.advice.ConnectionFreeAdvice;
 import io.fastrmi.agent.advice.CustomClientFactoryAdvice;
 import io.fastrmi.agent.advice.CustomServerFactoryAdvice;
+import io.fastrmi.agent.advice.DgcCallAdvice;
 import io.fastrmi.agent.advice.ExecuteCallAdvice;
 import io.fastrmi.agent.advice.LeanInputAdvice;
 import io.fastrmi.agent.advice.LeanOutputAdvice;
@@ -18,6 +19,7 @@ import io.fastrmi.agent.advice.LeanReadObjectAdvice;
 import io.fastrmi.agent.advice.LeanWriteObjectAdvice;
 import io.fastrmi.agent.advice.ServerDispatchAdvice;
 import io.fastrmi.agent.advice.ServerLogCallAdvice;
+import io.fastrmi.agent.advice.SingleCallAdvice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +50,8 @@ final class AdviceWeaver {
                             method("invoke", "java.rmi.Remote", "java.lang.reflect.Method", "java.lang.Object[]", "long")),
                     new Hook(ClientNewCallAdvice.class,
                             method("newCall", "java.rmi.server.RemoteObject", "java.rmi.server.Operation[]", "int", "long")),
+                    new Hook(DgcCallAdvice.class,
+                            method("newCall", "java.rmi.server.RemoteObject", "java.rmi.server.Operation[]", "int", "long")),
                     new Hook(ClientCallEndAdvice.class, method("done", "java.rmi.server.RemoteCall")
                             .or(method("invoke", "java.rmi.server.RemoteCall")))),
             "sun/rmi/server/UnicastServerRef", List.of(
@@ -63,6 +67,7 @@ final class AdviceWeaver {
                     new Hook(LeanReadObjectAdvice.class, method("readObject", "java.lang.Class"))),
             "sun/rmi/transport/tcp/TCPChannel", List.of(
                     new Hook(ConnectionFreeAdvice.class, method("free", "sun.rmi.transport.Connection", "boolean"))),
+            "sun/rmi/transport/tcp/TCPConnection", List.of(new Hook(SingleCallAdvice.class, method("isReusable"))),
             "sun/rmi/transport/tcp/TCPEndpoint", List.of(
                     new Hook(ChooseFactoryAdvice.class, method("chooseFactory")),
                     new Hook(CustomClientFactoryAdvice.class, method("newSocket")),

@@ -33,6 +33,7 @@ final class RmiInstrumentation implements ClassFileTransformer {
             "sun/rmi/server/UnicastServerRef",
             "sun/rmi/transport/StreamRemoteCall",
             "sun/rmi/transport/tcp/TCPChannel",
+            "sun/rmi/transport/tcp/TCPConnection",
             "sun/rmi/transport/tcp/TCPEndpoint",
             // The lean format: the final writeObject/readObject of RMI's marshal streams.
             "java/io/ObjectOutputStream",

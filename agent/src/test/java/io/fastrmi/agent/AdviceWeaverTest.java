@@ -34,6 +34,7 @@ class AdviceWeaverTest {
         "sun/rmi/server/UnicastServerRef, io/fastrmi/agent/bootstrap/RmiCalls",
         "sun/rmi/transport/StreamRemoteCall, io/fastrmi/agent/bootstrap/RmiCalls",
         "sun/rmi/transport/tcp/TCPChannel, io/fastrmi/agent/bootstrap/LeanStreams",
+        "sun/rmi/transport/tcp/TCPConnection, io/fastrmi/fastsockets/rmi/DgcConnections",
         "sun/rmi/transport/tcp/TCPEndpoint, io/fastrmi/fastsockets/rmi/FastRmiSocketFactory"})
     void eachTargetIsWovenWithCallsIntoTheRuntime(String className, String runtime) throws Exception {
         byte[] original = jdkClassFile(className);

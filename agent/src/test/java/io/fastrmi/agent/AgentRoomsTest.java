@@ -20,6 +20,7 @@ class AgentRoomsTest {
     private static final Set<String> FRONT_DOORS = Set.of(
             "io.fastrmi.fastsockets.rmi.FastRmiSocketFactory",
             "io.fastrmi.fastsockets.rmi.FastSocket",
+            "io.fastrmi.fastsockets.rmi.DgcConnections",
             "io.fastrmi.fastsockets.jvm.JvmScope",
             "io.fastrmi.fastsockets.handshake.Installation",
             "io.fastrmi.fastsockets.handshake.ClientHandshake",

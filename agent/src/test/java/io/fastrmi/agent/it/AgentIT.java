@@ -64,7 +64,7 @@ class AgentIT {
                 });
 
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
-        List<RecordedEvent> events = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
+        List<RecordedEvent> events = ItSupport.calls(run.serverJfr());
         SampleAppIT.assertCalls(events, "server", SampleAppIT.SERVICE_METHODS, "lookup", false);
     }
 
@@ -107,7 +107,7 @@ class AgentIT {
         assertTrue(run.serverOutput().stream().anyMatch(l -> l.contains("FastRMI is OFF, this JVM runs plain RMI")
                 && l.contains("unknown agent argument key 'confg'")), () -> String.join("\n", run.serverOutput()));
         assertTrue(ItSupport.events(run.serverJfr(), "fastrmi.RmiCall").isEmpty());
-        SampleAppIT.assertCalls(ItSupport.events(run.clientJfr(), "fastrmi.RmiCall"), "client",
+        SampleAppIT.assertCalls(ItSupport.calls(run.clientJfr()), "client",
                 SampleAppIT.SERVICE_METHODS, "lookup", false);
     }
 

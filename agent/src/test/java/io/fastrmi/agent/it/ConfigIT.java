@@ -81,7 +81,7 @@ class ConfigIT {
     }
 
     private static List<RecordedEvent> clientHandshakes(Path recording) throws Exception {
-        return ItSupport.events(recording, "fastrmi.Handshake").stream()
+        return ItSupport.negotiations(recording).stream()
                 .filter(e -> "client".equals(e.getString("side"))).toList();
     }
 }

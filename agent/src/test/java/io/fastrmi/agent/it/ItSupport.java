@@ -1,5 +1,6 @@
 package io.fastrmi.agent.it;
 
+import io.fastrmi.fastsockets.rmi.DgcConnections;
 import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
@@ -76,6 +77,29 @@ final class ItSupport {
     static ManagedJvm agentSampleServer(Jdk jdk, Path config, Duration limit) {
         return underAgent(JvmLauncher.on(jdk).name("server"), config).classpathOf(SampleServer.class).main(SampleServer.class)
                 .timeLimit(limit).start();
+    }
+
+    /**
+     * The {@code fastrmi.Handshake} events in {@code recording} but DGC's single-call connections,
+     * plain by design ({@link DgcConnections}): the connections that were negotiated, or not, as
+     * the application's.
+     */
+    static List<RecordedEvent> negotiations(Path recording) throws IOException {
+        List<RecordedEvent> negotiations = events(recording, "fastrmi.Handshake");
+        negotiations.removeIf(ItSupport::isDgcSingleCall);
+        return negotiations;
+    }
+
+    static boolean isDgcSingleCall(RecordedEvent handshake) {
+        return "plain".equals(handshake.getString("result")) && DgcConnections.SINGLE_CALL.equals(handshake.getString("reason"));
+    }
+
+    /** The {@code fastrmi.RmiCall} events in {@code recording} but DGC's calls on its single-call connections. */
+    static List<RecordedEvent> calls(Path recording) throws IOException {
+        List<RecordedEvent> calls = events(recording, "fastrmi.RmiCall");
+        calls.removeIf(call -> !call.getBoolean("negotiated")
+                && ("dirty".equals(call.getString("method")) || "clean".equals(call.getString("method"))));
+        return calls;
     }
 
     static List<RecordedEvent> events(Path recording, String eventName) throws IOException {

@@ -41,8 +41,8 @@ class JmxIT {
         SslRmiIT.assertAgentStarted(run.clientOutput(), feature);
         assertJmxAnswers(run.clientOutput());
 
-        List<RecordedEvent> clientHandshakes = ItSupport.events(run.clientJfr(), "fastrmi.Handshake");
-        List<RecordedEvent> serverHandshakes = ItSupport.events(run.serverJfr(), "fastrmi.Handshake");
+        List<RecordedEvent> clientHandshakes = ItSupport.negotiations(run.clientJfr());
+        List<RecordedEvent> serverHandshakes = ItSupport.negotiations(run.serverJfr());
         assertTrue(clientHandshakes.stream().anyMatch(e -> "client".equals(e.getString("side"))), clientHandshakes::toString);
         assertTrue(serverHandshakes.stream().anyMatch(e -> "server".equals(e.getString("side"))), serverHandshakes::toString);
         for (RecordedEvent event : concat(clientHandshakes, serverHandshakes)) {
@@ -50,8 +50,8 @@ class JmxIT {
             assertEquals(ItSupport.FAST_TRANSPORT, event.getString("transport"), event::toString);
         }
 
-        List<RecordedEvent> clientCalls = ItSupport.events(run.clientJfr(), "fastrmi.RmiCall");
-        List<RecordedEvent> serverCalls = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
+        List<RecordedEvent> clientCalls = ItSupport.calls(run.clientJfr());
+        List<RecordedEvent> serverCalls = ItSupport.calls(run.serverJfr());
         assertJmxCalls(clientCalls, "client", true);
         assertJmxCalls(serverCalls, "server", true);
         for (RecordedEvent event : concat(clientCalls, serverCalls)) {
@@ -75,7 +75,7 @@ class JmxIT {
 
         // The client's connections (registry, connector) are plain for want of an offer; the server's
         // connections to itself are fast.
-        List<RecordedEvent> serverSide = ItSupport.events(run.serverJfr(), "fastrmi.Handshake").stream()
+        List<RecordedEvent> serverSide = ItSupport.negotiations(run.serverJfr()).stream()
                 .filter(e -> "server".equals(e.getString("side"))).collect(Collectors.toList());
         List<RecordedEvent> plain = serverSide.stream().filter(e -> "plain".equals(e.getString("result")))
                 .collect(Collectors.toList());
@@ -85,7 +85,7 @@ class JmxIT {
             assertEquals("tcp", event.getString("transport"), event::toString);
         }
 
-        List<RecordedEvent> serverCalls = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
+        List<RecordedEvent> serverCalls = ItSupport.calls(run.serverJfr());
         assertJmxCalls(serverCalls, "server", false);
         for (RecordedEvent event : serverCalls) {
             if ("bind".equals(event.getString("method"))) {

@@ -208,7 +208,7 @@ class JvmScopeIT {
         SampleRun run = SampleRun.run(Jdk.of(25), dir, withAgent(config), withAgent(config));
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
         for (Path recording : List.of(run.serverJfr(), run.clientJfr())) {
-            List<RecordedEvent> handshakes = ItSupport.events(recording, "fastrmi.Handshake");
+            List<RecordedEvent> handshakes = ItSupport.negotiations(recording);
             assertFalse(handshakes.isEmpty());
             for (RecordedEvent event : handshakes) {
                 assertEquals("rmi", event.getString("scope"), event::toString);

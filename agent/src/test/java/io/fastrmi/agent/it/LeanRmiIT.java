@@ -57,7 +57,7 @@ class LeanRmiIT {
             }
             server.send("quit");
             assertEquals(0, server.awaitExit(Duration.ofSeconds(60)));
-            return new Run(output, ItSupport.events(serverJfr, "fastrmi.RmiCall"), ItSupport.events(clientJfr, "fastrmi.RmiCall"));
+            return new Run(output, ItSupport.calls(serverJfr), ItSupport.calls(clientJfr));
         }
     }
 

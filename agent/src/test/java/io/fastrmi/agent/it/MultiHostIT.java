@@ -98,8 +98,8 @@ class MultiHostIT {
     private record Recording(String name, String host, List<RecordedEvent> handshakes, List<RecordedEvent> calls) {
         static Recording read(String name, String host, Path jfr) throws Exception {
             assertTrue(Files.isRegularFile(jfr), () -> "no recording " + jfr + " of " + name);
-            return new Recording(name, host, ItSupport.events(jfr, "fastrmi.Handshake"),
-                    ItSupport.events(jfr, "fastrmi.RmiCall"));
+            return new Recording(name, host, ItSupport.negotiations(jfr),
+                    ItSupport.calls(jfr));
         }
 
         /** When this JVM's last RMI call ended: a client then unexports its callback and exits. */

@@ -147,7 +147,7 @@ class NativeMultiHostIT {
             assertEquals(0, server.awaitExit(Duration.ofSeconds(60)), () -> server.failure("server").getMessage());
         }
         for (Path recording : List.of(serverJfr, clientJfr)) {
-            List<RecordedEvent> handshakes = ItSupport.events(recording, "fastrmi.Handshake");
+            List<RecordedEvent> handshakes = ItSupport.negotiations(recording);
             assertFalse(handshakes.isEmpty(), recording::toString);
             for (RecordedEvent event : handshakes) {
                 assertEquals("fast", event.getString("result"), event::toString);

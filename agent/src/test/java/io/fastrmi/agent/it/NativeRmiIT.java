@@ -37,13 +37,13 @@ class NativeRmiIT {
 
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
         for (Path recording : List.of(run.serverJfr(), run.clientJfr())) {
-            List<RecordedEvent> handshakes = ItSupport.events(recording, "fastrmi.Handshake");
+            List<RecordedEvent> handshakes = ItSupport.negotiations(recording);
             assertFalse(handshakes.isEmpty());
             for (RecordedEvent event : handshakes) {
                 assertEquals("fast", event.getString("result"), event::toString);
                 assertEquals(transport, event.getString("transport"), event::toString);
             }
-            SampleAppIT.assertCalls(ItSupport.events(recording, "fastrmi.RmiCall"),
+            SampleAppIT.assertCalls(ItSupport.calls(recording),
                     recording.equals(run.serverJfr()) ? "server" : "client", SampleAppIT.SERVICE_METHODS, "lookup", true);
         }
         List<String> output = run.serverOutput();

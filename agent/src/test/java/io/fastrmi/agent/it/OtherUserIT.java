@@ -54,7 +54,7 @@ class OtherUserIT {
         SampleRun run = SampleRun.run(Jdk.of(25), dir, server, nobody);
 
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
-        List<RecordedEvent> handshakes = ItSupport.events(run.serverJfr(), "fastrmi.Handshake");
+        List<RecordedEvent> handshakes = ItSupport.negotiations(run.serverJfr());
         assertTrue(handshakes.stream().anyMatch(event -> "fast".equals(event.getString("result"))), handshakes::toString);
         for (RecordedEvent event : handshakes) {
             if (isCallbackToAClientThatLeft(event)) {

@@ -153,7 +153,7 @@ class PidNamespaceIT {
 
     /** The client's own negotiations (not the server's callbacks to it), each of which must have succeeded. */
     private static List<RecordedEvent> clientHandshakes(Path jfr) throws IOException {
-        List<RecordedEvent> events = ItSupport.events(jfr, "fastrmi.Handshake").stream()
+        List<RecordedEvent> events = ItSupport.negotiations(jfr).stream()
                 .filter(e -> "client".equals(e.getString("side"))).collect(Collectors.toList());
         for (RecordedEvent event : events) {
             assertEquals("fast", event.getString("result"), event::toString);

@@ -47,7 +47,7 @@ class PinnedArgumentsIT {
             assertTrue(output.contains("FAILED-AS-EXPECTED"), () -> String.join("\n", output));
             assertTrue(output.contains("COLLECTED true"), () -> String.join("\n", output));
         }
-        List<RecordedEvent> handshakes = ItSupport.events(jfr, "fastrmi.Handshake");
+        List<RecordedEvent> handshakes = ItSupport.negotiations(jfr);
         assertTrue(handshakes.stream().anyMatch(e -> "fast".equals(e.getString("result"))
                 && transport.equals(e.getString("transport"))), handshakes::toString);
     }

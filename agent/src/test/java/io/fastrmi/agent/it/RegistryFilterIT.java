@@ -48,7 +48,7 @@ class RegistryFilterIT {
             }
             System.out.println(transport + ", " + size + " bytes: stock " + stock + "; agent " + agent);
             assertTrue(stock.contains(agent), "bind of " + size + " bytes: agent " + agent + ", stock " + stock);
-            List<RecordedEvent> handshakes = ItSupport.events(jfr, "fastrmi.Handshake");
+            List<RecordedEvent> handshakes = ItSupport.negotiations(jfr);
             assertTrue(handshakes.stream().anyMatch(e -> "fast".equals(e.getString("result"))
                     && transport.equals(e.getString("transport"))), () -> "no fast handshake on " + transport + ": " + handshakes);
         }

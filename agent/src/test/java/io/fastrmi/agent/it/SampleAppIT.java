@@ -64,10 +64,10 @@ class SampleAppIT {
         assertEquals(expectedTranscript(), run.transcript());
 
         boolean fast = placement == Placement.BOTH && serverFeature == clientFeature;
-        List<RecordedEvent> serverCalls = ItSupport.events(run.serverJfr(), "fastrmi.RmiCall");
-        List<RecordedEvent> clientCalls = ItSupport.events(run.clientJfr(), "fastrmi.RmiCall");
-        List<RecordedEvent> serverHandshakes = ItSupport.events(run.serverJfr(), "fastrmi.Handshake");
-        List<RecordedEvent> clientHandshakes = ItSupport.events(run.clientJfr(), "fastrmi.Handshake");
+        List<RecordedEvent> serverCalls = ItSupport.calls(run.serverJfr());
+        List<RecordedEvent> clientCalls = ItSupport.calls(run.clientJfr());
+        List<RecordedEvent> serverHandshakes = ItSupport.negotiations(run.serverJfr());
+        List<RecordedEvent> clientHandshakes = ItSupport.negotiations(run.clientJfr());
         // The built-in config switches every optimization on: a negotiated call is a lean one.
         for (RecordedEvent call : serverCalls) {
             assertEquals(fast, call.getBoolean("lean"), call::toString);

@@ -48,7 +48,7 @@ class SharedConnectionIT {
             int rounds = SharedConnectionMain.THREADS * SharedConnectionMain.ROUNDS;
             assertTrue(output.contains("ROUNDS " + rounds), () -> String.join("\n", output));
             Map<String, Integer> calls = new TreeMap<>();
-            for (RecordedEvent event : ItSupport.events(serverJfr, "fastrmi.RmiCall")) {
+            for (RecordedEvent event : ItSupport.calls(serverJfr)) {
                 calls.merge(event.getString("method") + " lean=" + event.getBoolean("lean"), 1, Integer::sum);
             }
             assertEquals(rounds, calls.getOrDefault("make lean=true", 0), calls::toString);

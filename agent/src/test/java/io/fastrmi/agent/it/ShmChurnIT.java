@@ -102,7 +102,7 @@ class ShmChurnIT {
                     () -> String.join("\n", output));
         }
         handshakes = 0;
-        for (RecordedEvent event : ItSupport.events(serverJfr, "fastrmi.Handshake")) {
+        for (RecordedEvent event : ItSupport.negotiations(serverJfr)) {
             assertEquals("fast", event.getString("result"), event::toString);
             assertEquals("ofi:shm", event.getString("transport"), event::toString);
             handshakes++;

@@ -51,7 +51,7 @@ class UnopenedEndpointIT {
         });
 
         assertEquals(SampleAppIT.expectedTranscript(), run.transcript());
-        List<RecordedEvent> handshakes = ItSupport.events(run.clientJfr(), "fastrmi.Handshake").stream()
+        List<RecordedEvent> handshakes = ItSupport.negotiations(run.clientJfr()).stream()
                 .filter(e -> "client".equals(e.getString("side"))).collect(Collectors.toList());
         List<RecordedEvent> fallbacks = handshakes.stream().filter(e -> "fallback".equals(e.getString("result")))
                 .collect(Collectors.toList());

@@ -12,6 +12,8 @@ public final class Jrmp {
     static final int PROTOCOL_NACK = 0x4f;
     /** Our protocol byte: standard RMI knows 0x4b (stream), 0x4c (single op) and 0x4d (multiplex). */
     public static final int PROTOCOL_FASTRMI = 0x46; // 'F'
+    /** One call, then the connection closes: what FastRMI's agent asks for DGC's calls ({@code DgcConnections}). */
+    public static final byte PROTOCOL_SINGLE_OP = 0x4c;
     /** Length of the opening: magic, version, protocol. */
     public static final int OPENING_LENGTH = 7;
 

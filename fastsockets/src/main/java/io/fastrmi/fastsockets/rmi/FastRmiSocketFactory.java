@@ -51,6 +51,9 @@ public final class FastRmiSocketFactory extends RMISocketFactory {
         if (!target.policy().optimize()) {
             return plain(target.address(), port, ClientHandshake.OUTSIDE);
         }
+        if (DgcConnections.singleCall(host, port)) {
+            return DgcConnections.singleCallSocket(target.address(), port);
+        }
         return offering(host, port, target.address(), target.policy(), true);
     }
 

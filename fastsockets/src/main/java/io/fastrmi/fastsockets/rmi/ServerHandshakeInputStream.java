@@ -86,7 +86,8 @@ final class ServerHandshakeInputStream extends FilterInputStream {
         have += fill(opening, 6, 1);
         if (have < 7 || (opening[6] & 0xff) != Jrmp.PROTOCOL_FASTRMI) {
             Negotiator.noNegotiation(Negotiator.Side.SERVER, Negotiator.peerOf(socket),
-                    "the client made no FastRMI offer (no agent, or its host is outside for it)");
+                    have == 7 && opening[6] == Jrmp.PROTOCOL_SINGLE_OP ? DgcConnections.SINGLE_CALL
+                            : "the client made no FastRMI offer (no agent, or its host is outside for it)");
             replay(opening, have);
             return;
         }

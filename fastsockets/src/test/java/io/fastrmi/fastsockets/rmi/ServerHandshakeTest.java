@@ -48,6 +48,17 @@ class ServerHandshakeTest {
     }
 
     @Test
+    void rmisSingleOperationOpeningReachesRmiByteForByte() throws IOException {
+        byte[] opening = {0x4a, 0x52, 0x4d, 0x49, 0x00, 0x02, 0x4c, 0x50, 1, 2};
+        try (Socket client = connect(); FastSocket accepted = (FastSocket) server.accept()) {
+            client.getOutputStream().write(opening);
+            byte[] seen = new DataInputStream(accepted.getInputStream()).readNBytes(opening.length);
+            assertArrayEquals(opening, seen);
+            assertNull(accepted.answer());
+        }
+    }
+
+    @Test
     void bytesThatAreNotRmiReachRmiToo() throws IOException {
         byte[] garbage = "GET / HTTP/1.0\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         try (Socket client = connect(); FastSocket accepted = (FastSocket) server.accept()) {

@@ -1,6 +1,7 @@
 package io.fastrmi.netpipe.bench;
 
 import io.fastrmi.fastsockets.handshake.ClientHandshake;
+import io.fastrmi.fastsockets.rmi.DgcConnections;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,8 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Whether an agent pair really ran on its transport: every {@code fastrmi.Handshake} event in both
  * JVMs' JFR recordings (registry lookup, calls, callbacks, star's extra connections) must say
- * {@code fast} on that transport. Otherwise the agent's column would time a fallback.
+ * {@code fast} on that transport, DGC's single-call connections aside. Otherwise the agent's column
+ * would time a fallback.
  */
 public final class HandshakeCheck {
 
@@ -62,7 +64,7 @@ public final class HandshakeCheck {
                     continue;
                 }
                 handshakes++;
-                if (peersExit && peerWentAway(event)) {
+                if (peersExit && peerWentAway(event) || dgcSingleCall(event)) {
                     continue;
                 }
                 if (!"fast".equals(event.getString("result")) || !transport.equals(event.getString("transport"))) {
@@ -87,6 +89,11 @@ public final class HandshakeCheck {
         String reason = event.getString("reason");
         return "plain".equals(event.getString("result")) && reason != null
                 && (reason.startsWith(ClientHandshake.CLOSED) || reason.startsWith(ClientHandshake.RESET_ON_OFFER));
+    }
+
+    /** A DGC call to an endpoint not otherwise called: plain by design, on both sides ({@link DgcConnections}). */
+    private static boolean dgcSingleCall(RecordedEvent event) {
+        return "plain".equals(event.getString("result")) && DgcConnections.SINGLE_CALL.equals(event.getString("reason"));
     }
 
     private static String reason(RecordedEvent event) {
