@@ -19,6 +19,8 @@ import java.net.Socket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The server side's detection on real loopback sockets: offers answered, everything else handed on as it came. */
 class ServerHandshakeTest {
@@ -36,20 +38,11 @@ class ServerHandshakeTest {
         server.close();
     }
 
-    @Test
-    void rmisOwnOpeningReachesRmiByteForByte() throws IOException {
-        byte[] opening = {0x4a, 0x52, 0x4d, 0x49, 0x00, 0x02, 0x4b, 1, 2, 3};
-        try (Socket client = connect(); FastSocket accepted = (FastSocket) server.accept()) {
-            client.getOutputStream().write(opening);
-            byte[] seen = new DataInputStream(accepted.getInputStream()).readNBytes(opening.length);
-            assertArrayEquals(opening, seen);
-            assertNull(accepted.answer());
-        }
-    }
-
-    @Test
-    void rmisSingleOperationOpeningReachesRmiByteForByte() throws IOException {
-        byte[] opening = {0x4a, 0x52, 0x4d, 0x49, 0x00, 0x02, 0x4c, 0x50, 1, 2};
+    /** RMI's stream protocol (0x4b) and its single-operation one (0x4c, DGC's calls from an agent). */
+    @ParameterizedTest
+    @ValueSource(bytes = {0x4b, 0x4c})
+    void rmisOwnOpeningReachesRmiByteForByte(byte protocol) throws IOException {
+        byte[] opening = {0x4a, 0x52, 0x4d, 0x49, 0x00, 0x02, protocol, 1, 2, 3};
         try (Socket client = connect(); FastSocket accepted = (FastSocket) server.accept()) {
             client.getOutputStream().write(opening);
             byte[] seen = new DataInputStream(accepted.getInputStream()).readNBytes(opening.length);
