@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastrmi.agent.nativeit.DgcConnectionMain;
-import io.fastrmi.fastsockets.rmi.DgcConnections;
 import io.fastrmi.testkit.Jdk;
 import io.fastrmi.testkit.JvmLauncher;
 import io.fastrmi.testkit.ManagedJvm;
@@ -69,7 +68,7 @@ class DgcConnectionIT {
         for (RecordedEvent event : ItSupport.events(recording, "fastrmi.Handshake")) {
             assertEquals(side, event.getString("side"));
             String result = event.getString("result");
-            String key = result.equals("plain") && DgcConnections.SINGLE_CALL.equals(event.getString("reason")) ? "plain single call"
+            String key = ItSupport.isDgcSingleCall(event) ? "plain single call"
                     : result + " " + (result.equals("fast") ? event.getString("transport") : event.getString("reason"));
             results.merge(key, 1, Integer::sum);
         }

@@ -91,7 +91,7 @@ final class ItSupport {
     }
 
     static boolean isDgcSingleCall(RecordedEvent handshake) {
-        return "plain".equals(handshake.getString("result")) && DgcConnections.SINGLE_CALL.equals(handshake.getString("reason"));
+        return DgcConnections.recordedAsSingleCall(handshake.getString("result"), handshake.getString("reason"));
     }
 
     /** The {@code fastrmi.RmiCall} events in {@code recording} but DGC's calls on its single-call connections. */

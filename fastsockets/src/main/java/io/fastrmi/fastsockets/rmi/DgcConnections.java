@@ -44,9 +44,7 @@ public final class DgcConnections {
 
     /** That call has its connection, or failed to get one. */
     public static void callEnds() {
-        if (IN_DGC_CALL.get() != null) {
-            IN_DGC_CALL.remove();
-        }
+        IN_DGC_CALL.remove(); // not get(): on a thread with no value that would store one
     }
 
     /**
@@ -66,6 +64,11 @@ public final class DgcConnections {
     static Socket singleCallSocket(InetAddress address, int port) throws IOException {
         Negotiator.noNegotiation(Negotiator.Side.CLIENT, address.getHostAddress() + ":" + port, SINGLE_CALL);
         return new SingleCallSocket(address, port);
+    }
+
+    /** Whether a {@code fastrmi.Handshake} event's result and reason are those of such a connection. */
+    public static boolean recordedAsSingleCall(String result, String reason) {
+        return "plain".equals(result) && SINGLE_CALL.equals(reason);
     }
 
     /** Whether RMI may use the connection on {@code socket} for more than one call. */

@@ -93,7 +93,7 @@ public final class HandshakeCheck {
 
     /** A DGC call to an endpoint not otherwise called: plain by design, on both sides ({@link DgcConnections}). */
     private static boolean dgcSingleCall(RecordedEvent event) {
-        return "plain".equals(event.getString("result")) && DgcConnections.SINGLE_CALL.equals(event.getString("reason"));
+        return DgcConnections.recordedAsSingleCall(event.getString("result"), event.getString("reason"));
     }
 
     private static String reason(RecordedEvent event) {
