@@ -4,6 +4,7 @@ import io.fastrmi.agent.bootstrap.RmiPatch;
 import io.fastrmi.config.ConfigException;
 import io.fastrmi.config.FastRmiConfig;
 import io.fastrmi.fastsockets.handshake.Installation;
+import io.fastrmi.fastsockets.handshake.JfrEvents;
 import io.fastrmi.fastsockets.jvm.JvmScope;
 import io.fastrmi.fastsockets.transport.NativeTransports;
 import java.lang.instrument.Instrumentation;
@@ -17,6 +18,10 @@ final class Startup {
 
     private Startup() {
     }
+
+    /** FastRMI's JFR event classes, named: premain leaves them unloaded in a JVM that never records. */
+    private static final String[] EVENT_CLASSES = {"io.fastrmi.fastsockets.handshake.HandshakeEvent",
+            "io.fastrmi.agent.bootstrap.RmiCallEvent"};
 
     /**
      * Every socket of the JVM: FastRMI's socket implementation calls the JDK's own through
@@ -33,12 +38,14 @@ final class Startup {
      * Loads the config (a bad one throws before anything changes) and registers the transformer;
      * true when FastRMI takes every socket of the JVM ({@code scope = jvm}), not only RMI's. Under
      * {@code scope = rmi} the runtime starts when RMI loads its first instrumented class
-     * ({@link RmiInstrumentation}): a JVM that never uses RMI pays for the config and no more.
+     * ({@link RmiInstrumentation}): a JVM that never uses RMI pays for the config and no more (and,
+     * where it records JFR, for registering FastRMI's two event types as JFR starts).
      */
     static boolean installRuntime(Instrumentation inst, AgentOptions.ConfigSource source)
             throws ConfigException, UnmodifiableClassException, java.io.IOException {
         FastRmiConfig config = ConfigLoading.load(source, System.getProperties(), System.getenv());
         Path agentJar = BootstrapJar.agentJar();
+        JfrEvents.registerAtStart(EVENT_CLASSES);
         if (config.scope() == FastRmiConfig.Scope.JVM) {
             startRuntime(config, agentJar);
             RmiInstrumentation.install(inst, config, agentJar);

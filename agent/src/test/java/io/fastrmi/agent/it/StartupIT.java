@@ -31,6 +31,8 @@ class StartupIT {
     /** How many classes the agent weaves (RmiInstrumentation.TARGETS, not visible from here). */
     private static final int WOVEN_CLASSES = 8;
     private static final String BYTE_BUDDY = "io.fastrmi.agent.shaded.bytebuddy.";
+    /** Loaded as JFR starts (it registers the event types); the agent's listener for that start loads a few others. */
+    private static final String JFR_STARTED = "jdk.jfr.internal.MetadataRepository ";
     private static final List<String> RUNTIME = List.of("io.fastrmi.fastsockets.handshake.Installation ",
             "io.fastrmi.fastsockets.transport.NativeTransports ", BYTE_BUDDY);
 
@@ -67,7 +69,37 @@ class StartupIT {
                 "RMI's classes were woven through Byte Buddy's type builder");
         // Nothing records here: FastRMI's event classes, whose initialization starts JFR's own
         // machinery (about 200 ms of CPU), are left alone.
-        assertEquals(List.of(), matching(classes, "jdk.jfr.internal."), "JFR was started in a JVM that records nothing");
+        assertEquals(List.of(), matching(classes, JFR_STARTED), "JFR was started in a JVM that records nothing");
+    }
+
+    /**
+     * A recording asked for at start finds FastRMI's event types registered as JFR starts, before
+     * any RMI, so they are in the metadata JFR writes first. Registered at their first use instead,
+     * inside a job's first connections, they made JFR write its metadata again and the JIT compile
+     * that: about 120 ms of CPU in each of TSP's workers. A JVM that does not record loads the
+     * listener's few classes of JFR and never starts it.
+     */
+    @ParameterizedTest(name = "JDK {0}, recording {1}")
+    @CsvSource({"25, true", "17, true", "25, false"})
+    void aRecordingAtStartFindsFastRmisEventTypesRegisteredBeforeAnyRmi(int feature, boolean recording) throws Exception {
+        Path dir = ItSupport.directory("startup-" + feature + "-event-types-" + (recording ? "recorded" : "unrecorded"));
+        Path log = dir.resolve("classes.log");
+        List<String> jvmArgs = new java.util.ArrayList<>(List.of("-Xlog:class+load=info:file=" + log + ":none"));
+        if (recording) {
+            jvmArgs.add("-XX:StartFlightRecording=filename=" + dir.resolve("start.jfr"));
+        }
+        try (ManagedJvm jvm = JvmLauncher.on(Jdk.of(feature)).name("event-types").agent(ItSupport.agentJar())
+                .jvmArgs(jvmArgs.toArray(new String[0])).classpathOf(StartupMain.class).main(StartupMain.class)
+                .args("event-types").start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
+            String expected = recording ? "EVENT_TYPES [fastrmi.Handshake, fastrmi.RmiCall]" : "EVENT_TYPES not recording";
+            assertTrue(jvm.output().contains(expected), () -> "no " + expected + " in " + jvm.output());
+        }
+        List<String> classes = Files.readAllLines(log);
+        assertEquals(List.of(), matching(classes, "sun.rmi."), "the JVM used RMI");
+        if (!recording) {
+            assertEquals(List.of(), matching(classes, JFR_STARTED), "JFR was started in a JVM that records nothing");
+        }
     }
 
     /**

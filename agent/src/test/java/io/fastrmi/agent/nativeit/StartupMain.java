@@ -14,7 +14,8 @@ import java.rmi.server.UnicastRemoteObject;
  * for the agent's warm-up thread; {@code rmi-and-serialize} exports a registry and serializes, says
  * {@code READY} and waits for a line on its input (an agent is attached meanwhile); {@code call}
  * binds an object's stub in a registry of its own, looks it up through a connection to itself and
- * calls it. Each prints {@code DONE} last.
+ * calls it; {@code event-types} uses no RMI and prints the FastRMI event types JFR has registered.
+ * Each prints {@code DONE} last.
  */
 public final class StartupMain {
 
@@ -31,6 +32,7 @@ public final class StartupMain {
                 awaitTransportsWarmed();
             }
             case "call" -> call();
+            case "event-types" -> System.out.println("EVENT_TYPES " + fastRmiEventTypes());
             case "rmi-and-serialize" -> {
                 Registry registry = LocateRegistry.createRegistry(0);
                 serialize();
@@ -42,6 +44,15 @@ public final class StartupMain {
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("DONE");
+    }
+
+    /** The names of the FastRMI event types JFR knows, sorted; "not recording" before JFR starts. */
+    private static String fastRmiEventTypes() {
+        if (!jdk.jfr.FlightRecorder.isInitialized()) {
+            return "not recording";
+        }
+        return jdk.jfr.FlightRecorder.getFlightRecorder().getEventTypes().stream().map(jdk.jfr.EventType::getName)
+                .filter(name -> name.startsWith("fastrmi.")).sorted().toList().toString();
     }
 
     /**
