@@ -1,6 +1,5 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.agent.bootstrap.RmiCallEvent;
 import io.fastrmi.agent.bootstrap.RmiCalls;
 import java.lang.reflect.Method;
 import net.bytebuddy.asm.Advice;
@@ -12,12 +11,12 @@ public final class ClientInvokeAdvice {
     }
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static RmiCallEvent enter(@Advice.Argument(1) Method method) {
+    static Object enter(@Advice.Argument(1) Method method) {
         return RmiCalls.clientBegin(method.getName());
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter RmiCallEvent event) {
+    static void exit(@Advice.Enter Object event) {
         RmiCalls.clientEnd(event);
     }
 }

@@ -1,6 +1,5 @@
 package io.fastrmi.agent.advice;
 
-import io.fastrmi.agent.bootstrap.RmiCallEvent;
 import io.fastrmi.agent.bootstrap.RmiCalls;
 import net.bytebuddy.asm.Advice;
 
@@ -11,12 +10,12 @@ public final class ServerDispatchAdvice {
     }
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static RmiCallEvent enter(@Advice.Argument(1) Object call) {
+    static Object enter(@Advice.Argument(1) Object call) {
         return RmiCalls.serverBegin(call);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter RmiCallEvent event) {
+    static void exit(@Advice.Enter Object event) {
         RmiCalls.serverEnd(event);
     }
 }

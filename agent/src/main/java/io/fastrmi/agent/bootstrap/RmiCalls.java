@@ -44,14 +44,18 @@ public final class RmiCalls {
         return JfrEvents.started() ? Recorded.CALLS.get() : null;
     }
 
-    /** A client call to {@code method} begins; returns the event to end, or null when not recorded. */
-    public static RmiCallEvent clientBegin(String method) {
+    /**
+     * A client call to {@code method} begins; returns the event to end, or null when not recorded.
+     * Typed {@code Object} here and in the other methods the advice calls: RMI's woven classes never
+     * name the event class, whose superclass (JFR's) a runtime without {@code jdk.jfr} lacks.
+     */
+    public static Object clientBegin(String method) {
         Calls calls = calls();
         return calls == null ? null : calls.client.begin(method);
     }
 
     /** A 1.1-stub client call (registry, DGC) begins, with {@code operation} a {@code java.rmi.server.Operation}. */
-    public static RmiCallEvent clientBeginOperation(Object operation) {
+    public static Object clientBeginOperation(Object operation) {
         Calls calls = calls();
         return calls == null ? null : calls.client.begin(methodName(operation));
     }
@@ -79,9 +83,9 @@ public final class RmiCalls {
         }
     }
 
-    public static void clientEnd(RmiCallEvent event) {
+    public static void clientEnd(Object event) {
         if (event != null) {
-            Recorded.CALLS.get().client.end(event);
+            Recorded.CALLS.get().client.end((RmiCallEvent) event);
         }
     }
 
@@ -94,7 +98,7 @@ public final class RmiCalls {
     }
 
     /** The server reads a call from {@code call} (a {@code sun.rmi.transport.StreamRemoteCall}). */
-    public static RmiCallEvent serverBegin(Object call) {
+    public static Object serverBegin(Object call) {
         Calls calls = calls();
         RmiCallEvent event = calls == null ? null : calls.server.begin(null);
         if (event != null) {
@@ -112,9 +116,9 @@ public final class RmiCalls {
         }
     }
 
-    public static void serverEnd(RmiCallEvent event) {
+    public static void serverEnd(Object event) {
         if (event != null) {
-            Recorded.CALLS.get().server.end(event);
+            Recorded.CALLS.get().server.end((RmiCallEvent) event);
         }
     }
 

@@ -50,17 +50,17 @@ class RmiCallsRecordingTest {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 Socket socket = new Socket(listener.getInetAddress(), listener.getLocalPort())) {
             try (Recording recording = recordingCalls()) {
-                RmiCallEvent slow = RmiCalls.clientBegin("slow");
+                RmiCallEvent slow = (RmiCallEvent) RmiCalls.clientBegin("slow");
                 RmiCalls.clientSocket(socket);
                 Thread.sleep(200);
                 RmiCalls.clientEnd(slow);
 
-                RmiCallEvent outer = RmiCalls.clientBegin("outer"); // a call made while another is in progress
-                RmiCallEvent nested = RmiCalls.clientBegin("nested");
+                RmiCallEvent outer = (RmiCallEvent) RmiCalls.clientBegin("outer"); // a call made while another is in progress
+                RmiCallEvent nested = (RmiCallEvent) RmiCalls.clientBegin("nested");
                 RmiCalls.clientEnd(nested);
                 RmiCalls.clientEnd(outer);
 
-                RmiCallEvent served = RmiCalls.serverBegin(null); // not an RMI call object: no peer
+                RmiCallEvent served = (RmiCallEvent) RmiCalls.serverBegin(null); // not an RMI call object: no peer
                 RmiCalls.serverMethod(Object.class.getMethod("hashCode"));
                 RmiCalls.serverEnd(served);
                 recording.dump(file);
@@ -97,9 +97,9 @@ class RmiCallsRecordingTest {
     }
 
     private static void serverCallMakingClientCall(Socket socket) {
-        RmiCallEvent served = RmiCalls.serverBegin(null);
+        RmiCallEvent served = (RmiCallEvent) RmiCalls.serverBegin(null);
         RmiCalls.serverMethod("serve");
-        RmiCallEvent call = RmiCalls.clientBegin("ping");
+        RmiCallEvent call = (RmiCallEvent) RmiCalls.clientBegin("ping");
         RmiCalls.clientSocket(socket);
         RmiCalls.clientEnd(call);
         RmiCalls.serverEnd(served);

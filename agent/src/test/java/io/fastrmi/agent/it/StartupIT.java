@@ -154,6 +154,42 @@ class StartupIT {
     }
 
     /**
+     * A runtime made with jlink without the {@code jdk.jfr} module: FastRMI names no class of JFR's
+     * there, so the agent starts, weaves RMI and makes the call lean over the native transport. It
+     * used to fail weaving RMI's call classes (their advice named the event class, whose superclass
+     * is JFR's) and then the call itself; after the JFR listener came, premain turned the agent off.
+     */
+    @ParameterizedTest(name = "JDK {0}")
+    @CsvSource({"25", "17"})
+    void aRuntimeWithoutJfrMakesLeanCallsOverTheNativeTransport(int feature) throws Exception {
+        Path dir = ItSupport.directory("startup-" + feature + "-without-jfr");
+        Path runtime = dir.resolve("runtime");
+        Jdk jdk = Jdk.of(feature);
+        Process jlink = new ProcessBuilder(jdk.tool("jlink").toString(), "--add-modules",
+                "java.base,java.rmi,java.instrument,java.logging,java.management,jdk.unsupported", "--output",
+                runtime.toString()).redirectErrorStream(true).start();
+        String jlinkOutput = new String(jlink.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, jlink.waitFor(), jlinkOutput);
+        Jdk withoutJfr = Jdk.at(runtime).orElseThrow();
+        Path log = dir.resolve("classes.log");
+        List<String> output;
+        try (ManagedJvm jvm = ItSupport.underAgent(JvmLauncher.on(withoutJfr).name("without-jfr"),
+                ItSupport.transportConfig(dir, "ucx:shm"))
+                .jvmArgs("-Djava.io.tmpdir=" + dir, "-Xlog:class+load=info:file=" + log + ":none")
+                .classpathOf(StartupMain.class).main(StartupMain.class).args("call").start()) {
+            assertEquals(0, jvm.awaitExit(Duration.ofMinutes(2)), () -> jvm.failure("exit code").getMessage());
+            output = jvm.output();
+        }
+        assertTrue(output.contains("ANSWER 42"), output::toString);
+        assertEquals(List.of(), output.stream().filter(l -> l.contains("SEVERE") || l.contains("FastRMI is OFF")
+                || l.contains("Error")).collect(Collectors.toList()), "the agent failed on a runtime without JFR");
+        List<String> classes = Files.readAllLines(log);
+        for (String ran : List.of("sun.rmi.transport.LeanConnectionInputStream ", "io.fastrmi.fastsockets.transport.NativeConnection ")) {
+            assertTrue(!matching(classes, ran).isEmpty(), ran + "was not loaded: the path did not run");
+        }
+    }
+
+    /**
      * The start line under the JDK's logging as it comes is printed by FastRMI, with no time stamp:
      * JUL's formatter reads the time zone rules and the locale's month names for one (RMI itself
      * reads neither), 50-80 ms of CPU that a parallel job's JVMs pay all at once. A format of the

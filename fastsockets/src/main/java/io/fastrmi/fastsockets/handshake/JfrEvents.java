@@ -8,15 +8,20 @@ import jdk.jfr.FlightRecorderListener;
  * Whether FastRMI makes its JFR events ({@code fastrmi.Handshake}, {@code fastrmi.RmiCall}): only
  * once JFR has started in this JVM, with a recording at start or one begun later ({@code jcmd
  * JFR.start}). Initializing an event class starts JFR's own machinery, about 200 ms of CPU in a JVM
- * that records nothing; before JFR starts no event could be recorded anyway.
+ * that records nothing; before JFR starts no event could be recorded anyway. A runtime made without
+ * the {@code jdk.jfr} module (jlink) records nothing and names no class of JFR's: FastRMI runs there
+ * as anywhere else.
  */
 public final class JfrEvents {
+
+    /** Whether this runtime has JFR at all. */
+    private static final boolean PRESENT = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
 
     private JfrEvents() {
     }
 
     public static boolean started() {
-        return FlightRecorder.isInitialized();
+        return PRESENT && FlightRecorder.isInitialized();
     }
 
     /**
@@ -28,7 +33,9 @@ public final class JfrEvents {
      * few of JFR's classes and starts nothing, so a JVM that never records pays no more.
      */
     public static void registerAtStart(String... eventClasses) throws IOException {
-        Privileged.call(new Registration(eventClasses));
+        if (PRESENT) {
+            Privileged.call(new Registration(eventClasses));
+        }
     }
 
     /** A class, not a lambda: it runs in premain (StartupIT). */
