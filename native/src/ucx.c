@@ -21,9 +21,11 @@
  *    every FR_UCX_BELL_LOOK_MS all the same, for what UCX does on its own (its wire-up);
  *  - every other provider (tcp, RDMA): by socket address. The context listens
  *    (ucp_listener on every interface, a port of its own); its address is that port, and
- *    a peer is reached at the IP of the connection the two negotiated on. A connection
- *    request is taken only from an IP the caller said it expects (fastrmi_ctx_expect_peer)
- *    and rejected otherwise, before UCX unpacks what it carries.
+ *    a peer is reached at the IP of the connection the two negotiated on. Only an IP the
+ *    caller said it expects (fastrmi_ctx_expect_peer) can connect to the listener: the
+ *    kernel drops every other one's packets (listen_guard.h), since UCX reads what a
+ *    connection sends, and aborts on some of it, before its handler can reject the
+ *    connection. The handler rejects one whose IP has expired since.
  *
  * Endpoints ask for peer error handling, so a peer that dies fails its streams instead
  * of taking this process down. UCX 1.13 leaves its shared-memory transports (posix,
@@ -49,6 +51,7 @@
 #include <uct/api/uct.h>
 
 #include "internal.h"
+#include "listen_guard.h"
 
 /* What every context of ours asks of UCX, the probe's too: tagged messages (a stream's id is
  * the tag) and a wake-up fd to sleep on. */
@@ -138,7 +141,7 @@ FASTRMI_API int fastrmi_ucx_probe(char *err, size_t errlen)
 #define FR_UCX_KIND "ucx"
 #define FR_UCX_FILE_ADDR_LEN 9
 #define FR_UCX_SOCKADDR 'S'     /* a port follows (u16, network order); then the peer's IP */
-#define FR_UCX_EXPECTED_MAX 256 /* IPs whose connection requests are taken */
+#define FR_UCX_EXPECTED_MAX FR_LISTEN_GUARD_IPS_MAX /* IPs whose connection requests are taken */
 #define FR_UCX_EXPECT_NSEC 120000000000ull /* how long one is taken after it was expected */
 #define FR_UCX_PROGRESS_MAX 64
 #define FR_UCX_LISTENER_POLL_MS 50 /* longest a listening context blocks (see fr_ucx_block) */
@@ -192,6 +195,7 @@ struct fr_ucx {
 	struct fr_op *done_tail;
 	struct fr_ucx_closing *closing;
 	ucp_listener_h listener;   /* socket-address mode only */
+	int listener_fd;           /* its socket (UCX's), which listen_guard.c filters */
 	uint32_t address_file;     /* worker-address mode: ours is ucx-PID-NUMBER (0: none) */
 	struct fr_bell *bell;      /* worker-address mode: ours, the start of that file, mapped */
 	struct fr_ucx_accepted *accepted;
@@ -364,6 +368,7 @@ static int fr_ucx_listen(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 	struct sockaddr_in any4 = { .sin_family = AF_INET, .sin_addr = { htonl(INADDR_ANY) } };
 	ucp_listener_params_t params = { 0 };
 	ucp_listener_attr_t attr = { .field_mask = UCP_LISTENER_ATTR_FIELD_SOCKADDR };
+	char guard_err[160];
 	ucs_status_t status;
 	uint16_t port;
 
@@ -389,10 +394,36 @@ static int fr_ucx_listen(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 		return fr_ucx_fail(err, errlen, "ucp_listener_query", status);
 	port = attr.sockaddr.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&attr.sockaddr)->sin6_port
 						   : ((struct sockaddr_in *)&attr.sockaddr)->sin_port;
+	/* Nobody is let in until a peer is expected. Without the guard the listener stays shut:
+	 * any host could abort this process through it. */
+	if (fr_listen_guard_find(port, &ucx->listener_fd, guard_err, sizeof(guard_err)) != 0 ||
+	    fr_listen_guard_admit(ucx->listener_fd, NULL, 0, guard_err, sizeof(guard_err)) != 0) {
+		fr_seterr(err, errlen, "cannot guard the UCX listener on port %u: %s", (unsigned)ntohs(port), guard_err);
+		return FASTRMI_ERR_PROVIDER;
+	}
 	ctx->addr[0] = FR_UCX_SOCKADDR;
 	memcpy(ctx->addr + 1, &port, 2);
 	ctx->addr[3] = attr.sockaddr.ss_family == AF_INET6 ? 6 : 4;
 	ctx->addr_len = 4;
+	return 0;
+}
+
+/* Lets the IPs still expected, and no other, connect to the listener (ctx lock held). */
+static int fr_ucx_guard_listener(struct fr_ucx *ucx, uint64_t now, char *err, size_t errlen)
+{
+	unsigned char ips[FR_UCX_EXPECTED_MAX][16];
+	char guard_err[160];
+	unsigned count = 0;
+
+	for (unsigned i = 0; i < ucx->expected_count; i++)
+		if (ucx->expected[i].until_nsec > now)
+			memcpy(ips[count++], ucx->expected[i].ip, 16);
+	if (fr_listen_guard_admit(ucx->listener_fd, (const unsigned char (*)[16])ips, count, guard_err,
+				  sizeof(guard_err)) != 0) {
+		fr_seterr(err, errlen, "cannot let %u expected peers through the UCX listener's guard: %s", count,
+			  guard_err);
+		return FASTRMI_ERR_PROVIDER;
+	}
 	return 0;
 }
 
@@ -403,6 +434,7 @@ FASTRMI_API int fastrmi_ctx_expect_peer(fastrmi_ctx *ctx, const uint8_t *ip, siz
 	struct fr_ucx *ucx;
 	unsigned char key[16];
 	uint64_t now;
+	int ret;
 
 	fr_clearerr(err, errlen);
 	if (ctx == NULL || ip == NULL || (ip_len != 4 && ip_len != 16)) {
@@ -432,8 +464,9 @@ FASTRMI_API int fastrmi_ctx_expect_peer(fastrmi_ctx *ctx, const uint8_t *ip, siz
 			slot = &ucx->expected[i];
 	memcpy(slot->ip, key, 16);
 	slot->until_nsec = now + FR_UCX_EXPECT_NSEC;
+	ret = fr_ucx_guard_listener(ucx, now, err, errlen);
 	pthread_mutex_unlock(&ctx->lock);
-	return 0;
+	return ret;
 }
 
 /* Receives and drops messages no stream will take (sent to streams closed here), so the
@@ -883,6 +916,7 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	}
 	ucx->kick_fd = -1;
 	ucx->efd = -1;
+	ucx->listener_fd = -1;
 	ctx->ucx = ucx;
 
 	ret = fr_ucx_shared_get(provider, tls, &ucx->shared, err, errlen);

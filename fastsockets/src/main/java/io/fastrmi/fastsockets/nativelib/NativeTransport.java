@@ -23,8 +23,9 @@ public interface NativeTransport extends AutoCloseable {
     NativeStream open(byte[] peerAddress, long localId, long peerId) throws IOException;
 
     /**
-     * Lets a peer at {@code ip} connect to this context for the next two minutes (contexts reached by
-     * socket address reject everyone else); call it before the peer learns {@link #address()}.
+     * Lets a peer at {@code ip} connect to this context for the next two minutes (the kernel drops
+     * everyone else's packets to a context reached by socket address); call it before the peer
+     * learns {@link #address()}.
      */
     void expectPeer(java.net.InetAddress ip) throws IOException;
 
