@@ -7,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.fastrmi.agent.advice.ChooseFactoryAdvice;
 import io.fastrmi.agent.advice.ClientCallEndAdvice;
 import io.fastrmi.agent.advice.ClientInvokeAdvice;
+import io.fastrmi.agent.advice.ConnectionPingAdvice;
 import io.fastrmi.agent.advice.ClientNewCallAdvice;
 import io.fastrmi.agent.advice.ConnectionFreeAdvice;
 import io.fastrmi.agent.advice.CustomClientFactoryAdvice;
@@ -67,7 +68,9 @@ final class AdviceWeaver {
                     new Hook(LeanReadObjectAdvice.class, method("readObject", "java.lang.Class"))),
             "sun/rmi/transport/tcp/TCPChannel", List.of(
                     new Hook(ConnectionFreeAdvice.class, method("free", "sun.rmi.transport.Connection", "boolean"))),
-            "sun/rmi/transport/tcp/TCPConnection", List.of(new Hook(SingleCallAdvice.class, method("isReusable"))),
+            "sun/rmi/transport/tcp/TCPConnection", List.of(
+                    new Hook(SingleCallAdvice.class, method("isReusable")),
+                    new Hook(ConnectionPingAdvice.class, method("isDead"))),
             "sun/rmi/transport/tcp/TCPEndpoint", List.of(
                     new Hook(ChooseFactoryAdvice.class, method("chooseFactory")),
                     new Hook(CustomClientFactoryAdvice.class, method("newSocket")),

@@ -21,6 +21,7 @@ class AgentRoomsTest {
             "io.fastrmi.fastsockets.rmi.FastRmiSocketFactory",
             "io.fastrmi.fastsockets.rmi.FastSocket",
             "io.fastrmi.fastsockets.rmi.DgcConnections",
+            "io.fastrmi.fastsockets.rmi.PooledConnections",
             "io.fastrmi.fastsockets.jvm.JvmScope",
             "io.fastrmi.fastsockets.handshake.Installation",
             "io.fastrmi.fastsockets.handshake.ClientHandshake",

@@ -54,6 +54,7 @@ public final class NativeConnection {
     private volatile boolean outputShut;
     private volatile String peerDeath;
     private volatile boolean peerLeftUnused;
+    private volatile boolean peerClosed;
 
     /**
      * {@code gatherUntilFlush}: for a socket whose every writer flushes at the end of its messages
@@ -143,7 +144,9 @@ public final class NativeConnection {
             if (signal == UNUSED) {
                 peerLeftUnused = true;
                 stream.abort();
-            } else if (signal != BYE && !closing) {
+            } else if (signal == BYE) {
+                peerClosed = true;
+            } else if (!closing) {
                 peerDeath = "Connection reset: " + peer + " ended its control connection without closing the "
                         + transport + " stream (the peer died)";
                 stream.abort();
@@ -162,6 +165,17 @@ public final class NativeConnection {
                 return -1;
             }
         }
+    }
+
+    /**
+     * Whether the connection is known to be usable without asking the peer: neither end closed or
+     * shut down any part of it, the peer neither died nor said BYE (the control channel tells both
+     * as they happen), and nothing waits to be read, which an idle connection never has (RMI's
+     * ping would read it as its answer, so the ping is left to judge it).
+     */
+    public boolean idleAndAlive() {
+        return !closing && !inputShut && !outputShut && peerDeath == null && !peerLeftUnused && !peerClosed
+                && stream.available() == 0;
     }
 
     public void shutdownInput() {

@@ -11,7 +11,7 @@ public final class Kernels {
 
     /** Every kernel, in the order they run by default. */
     public static final List<String> ALL = List.of("null", "echo-int", "tree15", "transform", "callback", "echo-1mib", "star8",
-            "paced-null", "paced-tree15", "jmx-scrape");
+            "paced-null", "paced-tree15", "idle2ms-null", "idle10ms-null", "jmx-scrape");
 
     private static final int TREE_DEPTH = 4; // 15 nodes
     private static final int ORDER_ITEMS = 16;
@@ -23,6 +23,7 @@ public final class Kernels {
     /** The client's work before each paced call: longer than any spin, as a job's own work between calls. */
     private static final long THINK_NANOS = 200_000;
     private static final IntUnaryOperator PACED = Kernels::pacedCalls;
+    private static final IntUnaryOperator IDLE = Kernels::idleCalls;
     private static final IntUnaryOperator SCRAPES = Kernels::scrapes;
 
     private Kernels() {
@@ -36,6 +37,11 @@ public final class Kernels {
     /** How many calls a paced kernel makes when asked for {@code n}: each takes a think time more. */
     public static int pacedCalls(int n) {
         return n == 0 ? 0 : Math.max(50, n / 4);
+    }
+
+    /** How many calls the idle kernel makes when asked for {@code n}: each sleeps first, so a hundredth. */
+    public static int idleCalls(int n) {
+        return n == 0 ? 0 : Math.max(50, n / 100);
     }
 
     /** How many scrapes the JMX kernel makes when asked for {@code n} calls: a scrape is some 50 calls of real work. */
@@ -91,6 +97,13 @@ public final class Kernels {
                 return new SerialKernel<Node>(name, PACED, THINK_NANOS, i -> service.echo(tree), (i, result) ->
                         WrongResultException.expect(tree.equals(result), () -> name + ": sent " + tree + ", got " + result));
             }
+            case "idle2ms-null":
+            case "idle10ms-null":
+                // Asleep 2 or 10 ms before each call: both ends asleep when it comes (stock RMI pings first).
+                return SerialKernel.<Void>idle(name, IDLE, name.startsWith("idle2ms") ? 2 : 10, i -> {
+                    service.ping();
+                    return null;
+                }, (i, result) -> { });
             case "jmx-scrape": {
                 JmxScrape scrape = new JmxScrape(service);
                 return new SerialKernel<Integer>(name, SCRAPES, i -> scrape.readAll(), (i, values) ->
