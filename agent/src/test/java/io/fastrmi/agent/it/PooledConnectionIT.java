@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * RMI pings a pooled connection's server before it reuses the connection, once the connection
@@ -31,12 +31,12 @@ class PooledConnectionIT {
     /** {@code TCPConnection.roundtrip} before RMI first pings: a measured one is a whole even number of ms. */
     private static final String NEVER_PINGED = "5";
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"ucx:shm", "ofi:shm", "tcp"})
-    void callsAfterThinkTimeReuseANativeConnectionWithoutAPing(String transport) throws Exception {
-        Path dir = ItSupport.directory("pooled-connection-" + transport.replace(':', '-'));
+    @ParameterizedTest(name = "JDK {0}, {1}")
+    @CsvSource({"25, ucx:shm", "25, ofi:shm", "25, tcp", "17, ucx:shm"})
+    void callsAfterThinkTimeReuseANativeConnectionWithoutAPing(int feature, String transport) throws Exception {
+        Path dir = ItSupport.directory("pooled-connection-" + feature + "-" + transport.replace(':', '-'));
         Path config = ItSupport.transportConfig(dir, transport);
-        Jdk jdk = Jdk.of(25);
+        Jdk jdk = Jdk.of(feature);
         try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
             try (ManagedJvm client = client(jdk, config, port)) {
