@@ -394,8 +394,9 @@ static int fr_ucx_listen(struct fastrmi_ctx *ctx, char *err, size_t errlen)
 		return fr_ucx_fail(err, errlen, "ucp_listener_query", status);
 	port = attr.sockaddr.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&attr.sockaddr)->sin6_port
 						   : ((struct sockaddr_in *)&attr.sockaddr)->sin_port;
-	/* Nobody is let in until a peer is expected. Without the guard the listener stays shut:
-	 * any host could abort this process through it. */
+	/* Nobody is let in until a peer is expected (a connection in the microseconds since
+	 * ucp_listener_create is UCX's to read). A listener that cannot be guarded fails the
+	 * context's open: any host could abort this process through it. */
 	if (fr_listen_guard_find(port, &ucx->listener_fd, guard_err, sizeof(guard_err)) != 0 ||
 	    fr_listen_guard_admit(ucx->listener_fd, NULL, 0, guard_err, sizeof(guard_err)) != 0) {
 		fr_seterr(err, errlen, "cannot guard the UCX listener on port %u: %s", (unsigned)ntohs(port), guard_err);
