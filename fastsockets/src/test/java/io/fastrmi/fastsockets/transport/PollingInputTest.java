@@ -115,6 +115,22 @@ class PollingInputTest {
         assertEquals(0, spinners.wakeUps(), "nobody was woken from a blocked read");
     }
 
+    /**
+     * A spin gives its core away between looks from its start: a peer thread woken after a pause
+     * lands on the waker's CPU, and a spin that held it would keep that thread waiting its length.
+     */
+    @Test
+    void aSpinYieldsItsCoreBetweenLooksFromItsStart() throws Exception {
+        RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
+        Spinners spinners = new Spinners(() -> 1, 0);
+        PollingInput in = polling(budget, spinners);
+        Thread t = writeWhen(() -> spinners.spinning() == 1, new byte[] {5}, () -> { });
+        assertEquals(5, in.read());
+        t.join();
+        assertEquals(List.of(true), budget.answeredSpinning);
+        assertTrue(in.yields() > 0, "the spin never yielded");
+    }
+
     @Test
     void aColdGroupsFirstReadsReadAsStockDoes() throws Exception {
         RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
