@@ -14,7 +14,8 @@ public final class ConnectionPingAdvice {
     }
 
     @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
-    static boolean enter(@Advice.FieldValue("socket") Socket socket) {
-        return PooledConnections.aliveWithoutPing(socket);
+    static boolean enter(@Advice.FieldValue("socket") Socket socket, @Advice.FieldValue("lastuse") long lastUse,
+            @Advice.FieldValue("roundtrip") long roundTrip) {
+        return PooledConnections.aliveWithoutPing(socket, lastUse, roundTrip);
     }
 }

@@ -20,9 +20,14 @@ public final class PooledConnections {
     /**
      * Whether RMI may reuse the connection on {@code socket} without pinging the server: a native
      * connection that is idle and alive. Any other connection, or one with something to read,
-     * gets RMI's ping.
+     * gets RMI's ping. A connection used within RMI's last ping round trip ({@code lastUseMillis},
+     * {@code pingRoundTripMillis}: {@code TCPConnection}'s fields) is left to RMI, which reuses it
+     * without a ping anyway: the back-to-back calls of a job pay no look at the stream.
      */
-    public static boolean aliveWithoutPing(Socket socket) {
+    public static boolean aliveWithoutPing(Socket socket, long lastUseMillis, long pingRoundTripMillis) {
+        if (pingRoundTripMillis > 0 && System.currentTimeMillis() < lastUseMillis + pingRoundTripMillis) {
+            return false;
+        }
         NativeConnection connection = socket instanceof FastSocket fast ? fast.nativeConnection() : null;
         return connection != null && connection.idleAndAlive();
     }

@@ -49,6 +49,14 @@ public final class Kernels {
         return n == 0 ? 0 : Math.max(10, n / 200);
     }
 
+    /** Null calls, each after the client slept {@code millis}: both ends asleep when it comes (stock RMI pings first). */
+    private static Kernel idleNull(String name, long millis, BenchService service) {
+        return SerialKernel.<Void>idle(name, IDLE, millis, i -> {
+            service.ping();
+            return null;
+        }, (i, result) -> { });
+    }
+
     /** The kernel called {@code name}, calling {@code service}; {@code callback} is the client's exported stub. */
     public static Kernel named(String name, BenchService service, Callback callback) {
         switch (name) {
@@ -98,12 +106,9 @@ public final class Kernels {
                         WrongResultException.expect(tree.equals(result), () -> name + ": sent " + tree + ", got " + result));
             }
             case "idle2ms-null":
+                return idleNull(name, 2, service);
             case "idle10ms-null":
-                // Asleep 2 or 10 ms before each call: both ends asleep when it comes (stock RMI pings first).
-                return SerialKernel.<Void>idle(name, IDLE, name.startsWith("idle2ms") ? 2 : 10, i -> {
-                    service.ping();
-                    return null;
-                }, (i, result) -> { });
+                return idleNull(name, 10, service);
             case "jmx-scrape": {
                 JmxScrape scrape = new JmxScrape(service);
                 return new SerialKernel<Integer>(name, SCRAPES, i -> scrape.readAll(), (i, values) ->
