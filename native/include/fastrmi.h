@@ -179,6 +179,15 @@ FASTRMI_API int fastrmi_nudge(int nudge, char *err, size_t errlen);
 FASTRMI_API int fastrmi_nudge_close(int nudge, char *err, size_t errlen);
 FASTRMI_API int fastrmi_nudge_wait(int fd, int nudge, int timeout_ms, char *err, size_t errlen);
 
+/*
+ * Whether socket fd has something to read now, without waiting: 1 when it has data, its peer's
+ * end or an error (a read would return at once), 0 when a read would wait; a negative code
+ * (FASTRMI_ERR_INVALID: fd is not an open descriptor) with a message in err. A pooled TCP
+ * connection with nothing to read is idle and was not closed or reset by its peer: what RMI's
+ * ping before a reused connection learns, without the round trip.
+ */
+FASTRMI_API int fastrmi_socket_readable(int fd, char *err, size_t errlen);
+
 typedef struct fastrmi_ctx fastrmi_ctx;
 typedef struct fastrmi_stream fastrmi_stream;
 

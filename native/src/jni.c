@@ -25,7 +25,7 @@
 
 /* The JniCalls class, and how the two sides know they were built together. */
 #define FR_JNI_CLASS "io/fastrmi/fastsockets/jni/JniCalls"
-#define FR_JNI_ABI 1
+#define FR_JNI_ABI 2
 #define FR_JNI_ERRLEN 512
 /*
  * The transfers' message buffers are not cleared (a 512-byte memset per call costs more than the
@@ -627,6 +627,17 @@ static jint JNICALL fr_jni_nudge_wait(JNIEnv *env, jclass cls, jint fd, jint nud
 	return ret;
 }
 
+static jint JNICALL fr_jni_socket_readable(JNIEnv *env, jclass cls, jint fd, jbyteArray errout)
+{
+	char err[FR_JNI_ERRLEN] = "";
+	int ret = fastrmi_socket_readable(fd, err, sizeof(err));
+
+	(void)cls;
+	if (ret < 0)
+		fr_jni_error(env, errout, err);
+	return ret;
+}
+
 /* ---- registration ------------------------------------------------------------------------ */
 
 #define FR_NATIVE(name, signature, fn) { (char *)(name), (char *)(signature), (void *)(fn) }
@@ -673,6 +684,7 @@ static const JNINativeMethod fr_jni_methods[] = {
 	FR_NATIVE("nudge", "(I)I", fr_jni_nudge),
 	FR_NATIVE("nudgeClose", "(I[B)I", fr_jni_nudge_close),
 	FR_NATIVE("nudgeWait", "(III[B)I", fr_jni_nudge_wait),
+	FR_NATIVE("socketReadable", "(I[B)I", fr_jni_socket_readable),
 };
 
 /*

@@ -117,3 +117,29 @@ FASTRMI_API int fastrmi_nudge_wait(int fd, int nudge, int timeout_ms, char *err,
 		return FASTRMI_NUDGE_READABLE;
 	return fds[1].revents != 0 ? FASTRMI_NUDGE_NUDGED : FASTRMI_NUDGE_NOTHING;
 }
+
+FASTRMI_API int fastrmi_socket_readable(int fd, char *err, size_t errlen)
+{
+	struct pollfd look = {.fd = fd, .events = POLLIN};
+	int ready;
+
+	if (fd < 0) {
+		fr_seterr(err, errlen, "look at fd %d: not a descriptor", fd);
+		return FASTRMI_ERR_INVALID;
+	}
+	do {
+		ready = poll(&look, 1, 0);
+	} while (ready < 0 && errno == EINTR);
+	if (ready < 0) {
+		int errnum = errno;
+
+		fr_seterr(err, errlen, "poll(fd %d): %s", fd, strerror(errnum));
+		return fr_nudge_status(errnum);
+	}
+	if (look.revents & POLLNVAL) {
+		fr_seterr(err, errlen, "look at fd %d: not open", fd);
+		return FASTRMI_ERR_INVALID;
+	}
+	fr_clearerr(err, errlen);
+	return look.revents != 0;
+}

@@ -1,7 +1,7 @@
 /*
  * test_nudge.c - a wait on a socket that another thread can end early (fastrmi_nudge_*): data,
  * a nudge, both, neither, the peer's end, a nudge from another thread while the wait sleeps, and
- * descriptors that are not open.
+ * descriptors that are not open; and a look at a socket that never waits (fastrmi_socket_readable).
  */
 #define _GNU_SOURCE
 
@@ -62,7 +62,11 @@ int main(void)
 	CHECK("a nudge is spent by the wait it ends, however many came", rc == FASTRMI_NUDGE_NOTHING, "got %d: %s", rc,
 	      err);
 
+	rc = fastrmi_socket_readable(pair[0], err, sizeof(err));
+	CHECK("a look at an idle socket finds nothing", rc == 0, "got %d: %s", rc, err);
 	CHECK("data written", write(pair[1], "x", 1) == 1, "write failed");
+	rc = fastrmi_socket_readable(pair[0], err, sizeof(err));
+	CHECK("a look finds the data", rc == 1, "got %d: %s", rc, err);
 	rc = fastrmi_nudge(nudge, err, sizeof(err));
 	rc = fastrmi_nudge_wait(pair[0], nudge, FOREVER, err, sizeof(err));
 	CHECK("data and a nudge: readable", rc == FASTRMI_NUDGE_READABLE, "got %d: %s", rc, err);
@@ -93,7 +97,16 @@ int main(void)
 	CHECK("a nudge that is not open is refused by name", rc == FASTRMI_ERR_INVALID && strstr(err, "nudge 9999") != NULL,
 	      "got %d: %s", rc, err);
 
+	rc = fastrmi_socket_readable(-1, err, sizeof(err));
+	CHECK("a look at a negative fd is refused by name", rc == FASTRMI_ERR_INVALID && strstr(err, "fd -1") != NULL,
+	      "got %d: %s", rc, err);
+	rc = fastrmi_socket_readable(9999, err, sizeof(err));
+	CHECK("a look at an fd that is not open is refused by name",
+	      rc == FASTRMI_ERR_INVALID && strstr(err, "fd 9999") != NULL, "got %d: %s", rc, err);
+
 	CHECK("the peer closes", close(pair[1]) == 0, "close failed");
+	rc = fastrmi_socket_readable(pair[0], err, sizeof(err));
+	CHECK("a look finds the peer's end", rc == 1, "got %d: %s", rc, err);
 	rc = fastrmi_nudge_wait(pair[0], nudge, FOREVER, err, sizeof(err));
 	CHECK("the peer's end is readable (the read says end of stream)", rc == FASTRMI_NUDGE_READABLE, "got %d: %s", rc,
 	      err);

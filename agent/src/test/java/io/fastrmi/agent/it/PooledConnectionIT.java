@@ -20,10 +20,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * RMI pings a pooled connection's server before it reuses the connection, once the connection
- * has been idle longer than the last ping's round trip (a call after think time always). A native
- * connection is reused without that round trip: it knows its peer's close and death from its
- * control channel. A connection whose server died is still not reused: the next call fails as
- * stock RMI's does, with {@code java.rmi.ConnectException} (its new connection refused).
+ * has been idle longer than the last ping's round trip (a call after think time always). A
+ * connection negotiated fast is reused without that round trip: a native one knows its peer's
+ * close and death from its control channel, one over TCP from a look at its socket. A connection
+ * whose server died is still not reused: the next call fails as stock RMI's does, with {@code
+ * java.rmi.ConnectException} (its new connection refused). A client without the agent pings as
+ * stock's, which shows that the field the test reads tells.
  */
 class PooledConnectionIT {
 
@@ -31,20 +33,23 @@ class PooledConnectionIT {
     /** {@code TCPConnection.roundtrip} before RMI first pings: a measured one is a whole even number of ms. */
     private static final String NEVER_PINGED = "5";
 
+    /** The transport column's value for a client without the agent: its connections are plain. */
+    private static final String PLAIN_CLIENT = "plain client";
+
     @ParameterizedTest(name = "JDK {0}, {1}")
-    @CsvSource({"25, ucx:shm", "25, ofi:shm", "25, tcp", "17, ucx:shm"})
-    void callsAfterThinkTimeReuseANativeConnectionWithoutAPing(int feature, String transport) throws Exception {
+    @CsvSource({"25, ucx:shm", "25, ofi:shm", "25, tcp", "17, ucx:shm", "17, tcp", "25, plain client"})
+    void callsAfterThinkTimeReuseAFastConnectionWithoutAPing(int feature, String transport) throws Exception {
         Path dir = ItSupport.directory("pooled-connection-" + feature + "-" + transport.replace(':', '-'));
-        Path config = ItSupport.transportConfig(dir, transport);
+        boolean plain = transport.equals(PLAIN_CLIENT);
+        Path config = ItSupport.transportConfig(dir, plain ? "tcp" : transport);
         Jdk jdk = Jdk.of(feature);
         try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config)) {
             String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
-            try (ManagedJvm client = client(jdk, config, port)) {
+            try (ManagedJvm client = client(jdk, plain ? null : config, port)) {
                 List<String> roundTrips = Arrays.asList(client.awaitLine(ROUNDTRIPS, Duration.ofSeconds(60)).group(1).split(", "));
                 System.out.println(transport + ": pooled connections' ping round trips " + roundTrips);
                 assertFalse(roundTrips.isEmpty() || roundTrips.get(0).isEmpty(), "no pooled connection");
-                if (transport.equals("tcp")) {
-                    // The agent's tcp is a plain socket: RMI pings it, as stock's. This shows the field tells.
+                if (plain) {
                     assertTrue(roundTrips.stream().anyMatch(r -> !r.equals(NEVER_PINGED)), roundTrips::toString);
                 } else {
                     assertTrue(roundTrips.stream().allMatch(NEVER_PINGED::equals), roundTrips::toString);
@@ -65,8 +70,12 @@ class PooledConnectionIT {
         return client.awaitLine(Pattern.compile("^ANSWER " + n + " (OK|FAILED [^:]+)"), Duration.ofSeconds(30));
     }
 
+    /** {@code config}: the client's agent config, or null for a client without the agent. */
     private static ManagedJvm client(Jdk jdk, Path config, String port) {
-        JvmLauncher jvm = ItSupport.underAgent(JvmLauncher.on(jdk).name("client"), config);
+        JvmLauncher jvm = JvmLauncher.on(jdk).name("client");
+        if (config != null) {
+            jvm = ItSupport.underAgent(jvm, config);
+        }
         for (String pkg : List.of("java.rmi.server", "sun.rmi.server", "sun.rmi.transport", "sun.rmi.transport.tcp")) {
             jvm.jvmArgs("--add-opens", "java.rmi/" + pkg + "=ALL-UNNAMED");
         }

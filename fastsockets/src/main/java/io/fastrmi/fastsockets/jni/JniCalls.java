@@ -11,7 +11,7 @@ package io.fastrmi.fastsockets.jni;
 final class JniCalls {
 
     /** The version of this list: jni.c's FR_JNI_ABI. */
-    static final int ABI = 1;
+    static final int ABI = 2;
 
     private JniCalls() {
     }
@@ -101,6 +101,9 @@ final class JniCalls {
     static native int nudgeClose(int nudge, byte[] err);
 
     static native int nudgeWait(int fd, int nudge, int timeoutMillis, byte[] err);
+
+    /** {@code err} may be null: no message then. */
+    static native int socketReadable(int fd, byte[] err);
 
     /** A message buffer for the calls above. */
     static byte[] errorBuffer() {

@@ -60,6 +60,20 @@ public final class JniNativeLibrary implements NativeLibrary {
     }
 
     @Override
+    public boolean socketReadable(int fd) throws IOException {
+        int rc = JniCalls.socketReadable(fd, null);
+        if (rc < 0) { // asked again for the message: a look changes nothing, and the answer that counts allocates none
+            byte[] err = JniCalls.errorBuffer();
+            rc = JniCalls.socketReadable(fd, err);
+            if (rc >= 0) { // the descriptor number was taken again in between
+                return rc == 1;
+            }
+            throw new IOException(NativeStatus.failure("fastrmi_socket_readable", rc, JniCalls.message(err)));
+        }
+        return rc == 1;
+    }
+
+    @Override
     public int spinnersMax(int usableCpus) {
         return JniCalls.waitSpinnersMax(usableCpus);
     }

@@ -44,6 +44,13 @@ public interface NativeLibrary {
     Nudge openNudge() throws java.io.IOException;
 
     /**
+     * Whether socket {@code fd} has something to read now (data, its peer's end, an error), looked
+     * at without waiting ({@code fastrmi_socket_readable}); an IOException names a descriptor that
+     * is not open.
+     */
+    boolean socketReadable(int fd) throws java.io.IOException;
+
+    /**
      * How many threads of one group of streams may spin at once, for {@code usableCpus} (the JVM's
      * count, a container's quota included).
      */

@@ -148,9 +148,24 @@ public class FastSocket extends Socket implements NegotiatedSocket {
     final IntSupplier descriptor = new IntSupplier() {
         @Override
         public int getAsInt() {
-            return SocketDescriptors.of(FastSocket.this);
+            return descriptorNumber();
         }
     };
+    /** The socket's descriptor number once read (-1: not yet, or none to read). */
+    private volatile int descriptorNumber = -1;
+
+    /**
+     * The socket's descriptor number, or -1: read through the JDK's internals once, as it stays
+     * while the socket is open (a read costs reflection, microseconds on a call after think time).
+     */
+    int descriptorNumber() {
+        int fd = descriptorNumber;
+        if (fd < 0) {
+            fd = SocketDescriptors.of(this);
+            descriptorNumber = fd;
+        }
+        return fd;
+    }
 
     /** From now on the bytes go over {@code stream}; this socket's TCP connection is the control channel. */
     private void attach(NativeStream stream, String transport) throws IOException {

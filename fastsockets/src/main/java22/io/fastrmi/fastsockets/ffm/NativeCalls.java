@@ -57,6 +57,7 @@ final class NativeCalls {
     final MethodHandle nudge;
     final MethodHandle nudgeClose;
     final MethodHandle nudgeWait;
+    final MethodHandle socketReadable;
 
     NativeCalls(Linker linker, SymbolLookup library) {
         Linker.Option critical = Linker.Option.critical(true);
@@ -123,6 +124,9 @@ final class NativeCalls {
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
         nudgeWait = linker.downcallHandle(find(library, "fastrmi_nudge_wait"),
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
+        // One poll that never waits: critical.
+        socketReadable = linker.downcallHandle(find(library, "fastrmi_socket_readable"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG), critical);
         strstatus = linker.downcallHandle(find(library, "fastrmi_strstatus"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
     }
 
