@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Timeout;
 class PollingInputTest {
 
     private static final long LONG_SPIN = TimeUnit.SECONDS.toNanos(30);
+    /** Longer than any test: their reads spin as their budgets say however the machine delays them. */
+    private static final long NO_PAUSE = TimeUnit.MINUTES.toNanos(10);
 
     private Socket reader;
     private Socket writer;
@@ -77,7 +79,7 @@ class PollingInputTest {
     }
 
     private PollingInput polling(WaitBudget budget, Spinners spinners) throws IOException {
-        return new PollingInput(reader.getInputStream(), () -> budget, spinners);
+        return new PollingInput(reader.getInputStream(), () -> budget, spinners, null, NO_PAUSE);
     }
 
     /** Writes {@code bytes} once {@code when} holds (polled), from another thread. */
@@ -129,6 +131,41 @@ class PollingInputTest {
         t.join();
         assertEquals(List.of(true), budget.answeredSpinning);
         assertTrue(in.yields() > 0, "the spin never yielded");
+    }
+
+    /**
+     * A read that starts over {@link PollingInput#PAUSE_NANOS} after the stream's last data blocks
+     * at once, with no look for data and no budget asked: the peer slept through the pause, and a
+     * spin here would send its wake-up to an idle core. A read soon after data spins as before.
+     */
+    @Test
+    void aReadAfterAPauseBlocksAtOnceWithoutLooking() throws Exception {
+        RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
+        Spinners spinners = new Spinners(() -> 1, 0);
+        int[] looks = new int[1];
+        InputStream counting = new java.io.FilterInputStream(reader.getInputStream()) {
+            @Override
+            public int available() throws IOException {
+                looks[0]++;
+                return super.available();
+            }
+        };
+        PollingInput in = new PollingInput(counting, () -> budget, spinners, null, PollingInput.PAUSE_NANOS);
+        Thread first = writeWhen(() -> spinners.spinning() == 1, new byte[] {1}, () -> { });
+        assertEquals(1, in.read());
+        first.join();
+        assertEquals(List.of(true), budget.answeredSpinning, "the first wait spun");
+
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(PollingInput.PAUSE_NANOS) + 20);
+        int looksBefore = looks[0];
+        int asksBefore = budget.spinAsked;
+        Thread second = writeWhen(() -> true, new byte[] {2}, () -> { });
+        assertEquals(2, in.read());
+        second.join();
+        assertEquals(1, in.afterPauses(), "the read after the pause was not told from the others");
+        assertEquals(looksBefore, looks[0], "a look for data after the pause");
+        assertEquals(asksBefore, budget.spinAsked, "the budget was asked after the pause");
+        assertEquals(List.of(true), budget.answeredSpinning, "a blocked read after a pause teaches the budget nothing");
     }
 
     @Test
@@ -199,7 +236,7 @@ class PollingInputTest {
                 return super.available();
             }
         };
-        PollingInput in = new PollingInput(counting, () -> budget, spinners);
+        PollingInput in = new PollingInput(counting, () -> budget, spinners, null, NO_PAUSE);
         Thread t = writeWhen(() -> budget.spinAsked == 1, new byte[] {2}, () -> { });
         assertEquals(2, in.read());
         t.join();
@@ -250,7 +287,7 @@ class PollingInputTest {
     @Test
     void withoutABudgetReadsBlockAndEndOfStreamIsSeen() throws Exception {
         Spinners spinners = new Spinners(() -> 1, 0);
-        PollingInput in = new PollingInput(reader.getInputStream(), () -> null, spinners);
+        PollingInput in = new PollingInput(reader.getInputStream(), () -> null, spinners, null, NO_PAUSE);
         Thread t = writeWhen(() -> true, new byte[] {6}, () -> { });
         assertEquals(6, in.read());
         t.join();
