@@ -371,13 +371,19 @@ static int fr_wait_crowd_is_foreign(uint64_t now_nsec)
 	return atomic_load_explicit(&foreign, memory_order_relaxed);
 }
 
+int fr_wait_look_due(uint64_t now_nsec, uint64_t last_nsec, unsigned asks_since)
+{
+	return last_nsec == 0 || (now_nsec - last_nsec >= FR_WAIT_CROWD_CHECK_NSEC && asks_since >= FR_WAIT_CROWD_CHECK_ASKS);
+}
+
 int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;
 	static _Atomic unsigned looks; /* crowded looks in a row */
 	static _Atomic unsigned waits; /* asked so far, up to FR_WAIT_COLD_WAITS */
+	static _Atomic unsigned asks;  /* since the last look, up to FR_WAIT_CROWD_CHECK_ASKS */
 	uint64_t last = atomic_load_explicit(&checked_nsec, memory_order_relaxed);
-	unsigned looks_now;
+	unsigned looks_now, asked;
 	int crowded, warm;
 	char text[128];
 	ssize_t n;
@@ -386,11 +392,15 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 	warm = atomic_load_explicit(&waits, memory_order_relaxed) >= FR_WAIT_COLD_WAITS;
 	if (!warm)
 		atomic_fetch_add_explicit(&waits, 1, memory_order_relaxed);
-	if (last != 0 && now_nsec - last < FR_WAIT_CROWD_CHECK_NSEC)
+	asked = atomic_load_explicit(&asks, memory_order_relaxed);
+	if (asked < FR_WAIT_CROWD_CHECK_ASKS)
+		atomic_store_explicit(&asks, ++asked, memory_order_relaxed); /* a lost count only delays a look */
+	if (!fr_wait_look_due(now_nsec, last, asked))
 		return atomic_load_explicit(&looks, memory_order_relaxed) >= FR_WAIT_CROWDED_LOOKS;
 	/* One thread looks; the others keep the last verdict meanwhile. */
 	if (!atomic_compare_exchange_strong(&checked_nsec, &last, now_nsec))
 		return atomic_load_explicit(&looks, memory_order_relaxed) >= FR_WAIT_CROWDED_LOOKS;
+	atomic_store_explicit(&asks, 0, memory_order_relaxed);
 	fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0; /* no /proc: never called crowded */

@@ -85,6 +85,16 @@ void fr_wait_learn(struct fr_wait_budget *b, uint64_t max_nsec, uint64_t waited_
 int fr_wait_machine_crowded(uint64_t now_nsec);
 
 /*
+ * A look also waits for this many asks since the last one (process-wide). Waits as sparse as a
+ * call every 10 ms cost a crowd little spinning, and each look would sit on their path: reading
+ * /proc after a pause of 11 ms took 10 us at the median and 50 at p90 on a 2-core VM, paid by
+ * every call on both sides. A run of calls asks thousands of times in FR_WAIT_CROWD_CHECK_NSEC.
+ */
+#define FR_WAIT_CROWD_CHECK_ASKS 16u
+/* Whether a look at the machine is due now (for the tests): last_nsec 0 is none yet. */
+int fr_wait_look_due(uint64_t now_nsec, uint64_t last_nsec, unsigned asks_since);
+
+/*
  * The machine is called crowded only after this many looks in a row found it so: a look sees one
  * instant, and a thread that runs for a moment (the JIT, a GC, a timer) must not stop the two ends
  * of a quiet ping-pong from spinning for the next FR_WAIT_CROWD_CHECK_NSEC; a busy machine is

@@ -162,6 +162,13 @@ static void test_crowded_by(void)
 		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 0) == 0 &&
 		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 1) == FR_WAIT_CROWDED_LOOKS,
 	      "counted otherwise");
+	CHECK("the first look is due at once; later ones once the time passed and enough waits asked: sparse waits "
+	      "(a call every 10 ms) do not pay a look each",
+	      fr_wait_look_due(5, 0, 0) &&
+		      !fr_wait_look_due(1000 + FR_WAIT_CROWD_CHECK_NSEC - 1, 1000, FR_WAIT_CROWD_CHECK_ASKS) &&
+		      fr_wait_look_due(1000 + FR_WAIT_CROWD_CHECK_NSEC, 1000, FR_WAIT_CROWD_CHECK_ASKS) &&
+		      !fr_wait_look_due(1000 + 100 * FR_WAIT_CROWD_CHECK_NSEC, 1000, FR_WAIT_CROWD_CHECK_ASKS - 1),
+	      "decided otherwise");
 	CHECK("a crowd is ours (a doorbell's sleeper takes the futex, not the pipe) once as many of a context's "
 	      "streams as CPUs sleep",
 	      !fr_wait_crowd_is_ours(0, 2) && !fr_wait_crowd_is_ours(1, 2) && fr_wait_crowd_is_ours(2, 2) &&
