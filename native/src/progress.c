@@ -394,7 +394,7 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
 	uint64_t start = 0, spin = 0, now, nudged_since = 0;
 	unsigned long wakes = 0, nudged_wakes = 0;
-	int waiting = 0, blocked = 0, counted = 0, nudged = 0, nested = 0, crowded, beside_crowd, cpu;
+	int waiting = 0, blocked = 0, counted = 0, nudged = 0, nested = 0, paused = 0, crowded, beside_crowd, cpu;
 	enum fr_may_poll may_poll = FR_MAY_POLL;
 	unsigned long block_wakes = 0;
 	int ret;
@@ -430,9 +430,11 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 				ctx->wait_counts.nested_spun++;
 			if (nudged)
 				ctx->wait_counts.answered_nudged++;
-			else if (waiting && adaptive)
+			else if (waiting && adaptive && !paused) /* a wait after a pause did not try to spin */
 				fr_wait_learn(budget, nested ? FR_WAIT_NESTED_SPIN_FACTOR * ctx->spin_nsec : ctx->spin_nsec,
 					      fr_now_nsec() - start, !blocked);
+			if (waiting && ready == fr_recv_ready)
+				s->rx_data_at = fr_now_nsec();
 			if (waiting && ready == fr_recv_ready)
 				s->nudged_until = 0; /* spent on this wait; a writer's wait leaves the reader's nudge */
 			ret = 0;
@@ -464,12 +466,19 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			cpu = ctx->bell != NULL ? sched_getcpu() : -1;
 			if (ctx->bell != NULL)
 				fr_bell_note_cpu(ctx->bell, s->local_id, cpu);
-			crowded = adaptive && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now);
+			/* After a pause no spin, and no look at the machine on the call's path. */
+			paused = adaptive && ready == fr_recv_ready && fr_wait_follows_pause(now, s->rx_data_at);
+			if (paused)
+				ctx->wait_counts.after_pause++;
+			crowded = adaptive && !paused && ctx->spin_nsec > 0 && fr_wait_machine_crowded(now);
 			beside_crowd = crowded && fr_spins_beside_crowd(s, cpu, now);
 			/* A server's thread waiting for its callback's reply spins through the peer's turn. */
 			nested = ready == fr_recv_ready && fr_stream_wait_is_nested(s);
-			if (nested) {
+			if (nested)
 				ctx->wait_counts.nested++;
+			if (paused) {
+				spin = 0;
+			} else if (nested) {
 				spin = fr_wait_nested_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode,
 							       ctx->spin_nsec, crowded && !beside_crowd);
 			} else {

@@ -376,6 +376,11 @@ int fr_wait_look_due(uint64_t now_nsec, uint64_t last_nsec, unsigned asks_since)
 	return last_nsec == 0 || (now_nsec - last_nsec >= FR_WAIT_CROWD_CHECK_NSEC && asks_since >= FR_WAIT_CROWD_CHECK_ASKS);
 }
 
+int fr_wait_follows_pause(uint64_t now_nsec, uint64_t last_data_nsec)
+{
+	return last_data_nsec != 0 && now_nsec - last_data_nsec > FR_WAIT_PAUSE_NSEC;
+}
+
 int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;

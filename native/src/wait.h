@@ -95,6 +95,19 @@ int fr_wait_machine_crowded(uint64_t now_nsec);
 int fr_wait_look_due(uint64_t now_nsec, uint64_t last_nsec, unsigned asks_since);
 
 /*
+ * A wait for data that starts this long after its stream's last wait for data ended follows a
+ * pause (the first of a call after think time): under adaptive waiting it does not spin. The
+ * peer's threads slept through the pause and their cores idled deep (halted, or in a VM given
+ * back to the host); a spin holds this core, so the peer's wake-up goes to such an idle core,
+ * while a waiter that sleeps at once lets the kernel run the peer here (a pipe's or a socket's
+ * writer wakes its reader with a sync hint). Java's reads of a fast tcp socket keep the same rule
+ * (PollingInput.PAUSE_NANOS).
+ */
+#define FR_WAIT_PAUSE_NSEC 1000000u
+/* Whether a wait starting at now_nsec follows a pause; last_data_nsec 0 is no data yet (no pause). */
+int fr_wait_follows_pause(uint64_t now_nsec, uint64_t last_data_nsec);
+
+/*
  * The machine is called crowded only after this many looks in a row found it so: a look sees one
  * instant, and a thread that runs for a moment (the JIT, a GC, a timer) must not stop the two ends
  * of a quiet ping-pong from spinning for the next FR_WAIT_CROWD_CHECK_NSEC; a busy machine is

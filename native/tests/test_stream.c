@@ -1961,6 +1961,68 @@ static int nested_child_checks(struct side *s, fastrmi_stream *x, fastrmi_stream
 }
 
 /* X carries the child's calls (ids 1 and 2), Y the parent's callbacks (3 and 4). */
+/* One call: the parent sends "call" and waits for the reply; the child answers late_usec late (so
+ * that the parent's read surely waits). */
+static int pause_call(struct side *s, fastrmi_stream *st, unsigned late_usec, char *why, size_t whylen)
+{
+	char buf[4] = "call";
+
+	if (!s->is_child)
+		return send_all(st, buf, 4, why, whylen) != 0 || recv_exact(st, buf, 4, 4, why, whylen) != 0 ? -1 : 0;
+	if (recv_exact(st, buf, 4, 4, why, whylen) != 0)
+		return -1;
+	if (late_usec > 0)
+		usleep(late_usec);
+	return send_all(st, buf, 4, why, whylen) != 0 ? -1 : 0;
+}
+
+/* Waits after a pause counted on this side between two looks; -1 when want differs (why says so). */
+static int pause_count(struct side *s, const struct fastrmi_wait_counts *before, uint64_t want, const char *when,
+		       char *why, size_t whylen)
+{
+	struct fastrmi_wait_counts after;
+
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	if (after.after_pause - before->after_pause == want)
+		return 0;
+	snprintf(why, whylen, "%s, %s: %" PRIu64 " waits after a pause, want %" PRIu64, s->is_child ? "callee" : "caller",
+		 when, after.after_pause - before->after_pause, want);
+	return -1;
+}
+
+/*
+ * Calls back to back make no wait after a pause. A call after the caller paused 5 ms does under
+ * adaptive waiting: the caller's wait for the reply (no spin); not the callee's wait for that call,
+ * which began right after its last data, however long it lasted. Other wait modes keep their
+ * rule: none counts.
+ */
+static int pause_side(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	struct fastrmi_wait_counts before;
+	int adaptive = s->cfg->wait_mode == FASTRMI_WAIT_ADAPTIVE;
+	int ret = -1;
+
+	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	for (int i = 0; i < 3; i++)
+		if (pause_call(s, st, 0, why, whylen) != 0)
+			goto out;
+	if (pause_count(s, &before, 0, "back to back", why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	if (!s->is_child)
+		usleep(5000); /* the caller thinks */
+	if (pause_call(s, st, 1000, why, whylen) != 0 ||
+	    pause_count(s, &before, adaptive && !s->is_child ? 1 : 0, "a call after 5 ms", why, whylen) != 0)
+		goto out;
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	return ret;
+}
+
 static int nested_side(struct side *s, char *why, size_t whylen)
 {
 	fastrmi_stream *x = NULL, *y = NULL;
@@ -2568,6 +2630,10 @@ static void run_config(const struct config *cfg)
 		report(cfg, "a server's wait for its callback's reply spins up to 3 spins, answered spinning; "
 		       "after the call's reply the same wait sleeps", parent, why, child, 0);
 	}
+
+	parent = run_pair(cfg, pause_side, pause_side, why, sizeof(why), NULL, &child);
+	report(cfg, "adaptive waiting: the wait for a reply after a 5 ms pause does not spin, the callee's wait "
+	       "for that call is no wait after a pause", parent, why, child, 0);
 
 	parent = run_pair(cfg, nudge_parent, nudge_child, why, sizeof(why), NULL, &child);
 	report(cfg, "a nudge wakes a sleeping reader to spin, and its data is answered spinning; none under wait = block",

@@ -162,6 +162,11 @@ static void test_crowded_by(void)
 		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 0) == 0 &&
 		      fr_wait_crowded_looks(FR_WAIT_CROWDED_LOOKS, 1) == FR_WAIT_CROWDED_LOOKS,
 	      "counted otherwise");
+	CHECK("a wait follows a pause once over 1 ms passed since its stream's last data, never before its first",
+	      !fr_wait_follows_pause(5 * FR_WAIT_PAUSE_NSEC, 0) &&
+		      !fr_wait_follows_pause(2 * FR_WAIT_PAUSE_NSEC, FR_WAIT_PAUSE_NSEC) &&
+		      fr_wait_follows_pause(2 * FR_WAIT_PAUSE_NSEC + 1, FR_WAIT_PAUSE_NSEC),
+	      "decided otherwise");
 	CHECK("the first look is due at once; later ones once the time passed and enough waits asked: sparse waits "
 	      "(a call every 10 ms) do not pay a look each",
 	      fr_wait_look_due(5, 0, 0) &&
