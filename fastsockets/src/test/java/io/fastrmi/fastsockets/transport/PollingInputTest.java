@@ -82,6 +82,17 @@ class PollingInputTest {
         return new PollingInput(reader.getInputStream(), () -> budget, spinners, null, NO_PAUSE);
     }
 
+    /** The reader's socket input, counting in {@code looks[0]} each look for data ({@code available()}). */
+    private InputStream countingLooks(int[] looks) throws IOException {
+        return new java.io.FilterInputStream(reader.getInputStream()) {
+            @Override
+            public int available() throws IOException {
+                looks[0]++;
+                return super.available();
+            }
+        };
+    }
+
     /** Writes {@code bytes} once {@code when} holds (polled), from another thread. */
     private Thread writeWhen(java.util.function.BooleanSupplier when, byte[] bytes, Runnable before) {
         Thread t = new Thread(() -> {
@@ -143,13 +154,7 @@ class PollingInputTest {
         RecordingBudget budget = new RecordingBudget(true, LONG_SPIN);
         Spinners spinners = new Spinners(() -> 1, 0);
         int[] looks = new int[1];
-        InputStream counting = new java.io.FilterInputStream(reader.getInputStream()) {
-            @Override
-            public int available() throws IOException {
-                looks[0]++;
-                return super.available();
-            }
-        };
+        InputStream counting = countingLooks(looks);
         PollingInput in = new PollingInput(counting, () -> budget, spinners, null, PollingInput.PAUSE_NANOS);
         Thread first = writeWhen(() -> spinners.spinning() == 1, new byte[] {1}, () -> { });
         assertEquals(1, in.read());
@@ -229,13 +234,7 @@ class PollingInputTest {
         RecordingBudget budget = new RecordingBudget(true, 0);
         Spinners spinners = new Spinners(() -> 1, 0);
         int[] looks = new int[1];
-        InputStream counting = new java.io.FilterInputStream(reader.getInputStream()) {
-            @Override
-            public int available() throws IOException {
-                looks[0]++;
-                return super.available();
-            }
-        };
+        InputStream counting = countingLooks(looks);
         PollingInput in = new PollingInput(counting, () -> budget, spinners, null, NO_PAUSE);
         Thread t = writeWhen(() -> budget.spinAsked == 1, new byte[] {2}, () -> { });
         assertEquals(2, in.read());
