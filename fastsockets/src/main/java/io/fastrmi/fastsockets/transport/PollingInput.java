@@ -39,9 +39,11 @@ public final class PollingInput extends FilterInputStream {
      * spin then keeps this core busy, so the peer's wake-up goes to such an idle core, which takes
      * tens of microseconds to come back; a read that blocks at once lets the kernel run the peer
      * here, as stock's reads do (across two namespace hosts a null call after 2 ms asleep was 1.41×
-     * stock spinning, 0.96× blocking).
+     * stock spinning, 0.96× blocking). Not under {@code wait = spin}, which asks every read to spin.
      */
     static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** For {@code wait = spin}, which asks every read to spin: no read follows a pause. */
+    static final long NEVER_PAUSED = Long.MAX_VALUE;
     private static final long NO_DATA_YET = Long.MIN_VALUE;
 
     private final Supplier<WaitBudget> budgets;
@@ -81,7 +83,10 @@ public final class PollingInput extends FilterInputStream {
         this(in, budgets, spinners, sleep, PAUSE_NANOS);
     }
 
-    /** {@code pauseNanos}: how long after its last data a read follows a pause ({@link #PAUSE_NANOS}). */
+    /**
+     * {@code pauseNanos}: how long after its last data a read follows a pause ({@link #PAUSE_NANOS},
+     * or {@link #NEVER_PAUSED}).
+     */
     PollingInput(InputStream in, Supplier<WaitBudget> budgets, Spinners spinners, NudgeableSleep sleep,
             long pauseNanos) {
         super(in);

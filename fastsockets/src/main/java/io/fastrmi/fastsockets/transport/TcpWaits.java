@@ -35,9 +35,10 @@ public final class TcpWaits {
      * {@code readTimeout}: its SO_TIMEOUT now (ms, 0: none), which those sleeps keep.
      */
     public static InputStream input(InputStream tcp, IntSupplier socketFd, IntSupplier readTimeout) {
-        Spinners spinners = NativeTransports.waitMode() == WaitMode.SPIN ? ALWAYS_SPINNERS : ADAPTIVE_SPINNERS;
-        return mayPoll() ? new PollingInput(tcp, LIBRARY, spinners,
-                new NudgeableSleep(LIBRARY, socketFd, readTimeout)) : tcp;
+        boolean spin = NativeTransports.waitMode() == WaitMode.SPIN;
+        return mayPoll() ? new PollingInput(tcp, LIBRARY, spin ? ALWAYS_SPINNERS : ADAPTIVE_SPINNERS,
+                new NudgeableSleep(LIBRARY, socketFd, readTimeout),
+                spin ? PollingInput.NEVER_PAUSED : PollingInput.PAUSE_NANOS) : tcp;
     }
 
     /** Whether reads here may poll at all (the library then decides how long): worth loading it for. */
