@@ -5,8 +5,8 @@ import java.net.Socket;
 import net.bytebuddy.asm.Advice;
 
 /**
- * {@code TCPConnection.isDead()}: a native connection known to be idle and alive is reused without
- * RMI's ping round trip (the skipped method returns false, "not dead").
+ * {@code TCPConnection.isDead()}: a connection negotiated fast and known to be idle and alive is
+ * reused without RMI's ping round trip (the skipped method returns false, "not dead").
  */
 public final class ConnectionPingAdvice {
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastrmi.agent.nativeit.PausedCallsMain;
 import io.fastrmi.agent.nativeit.PooledConnectionMain;
 import io.fastrmi.sample.SampleServer;
 import io.fastrmi.testkit.Jdk;
@@ -62,6 +63,36 @@ class PooledConnectionIT {
                 client.send("call");
                 Matcher second = answer(client, 2);
                 assertEquals("FAILED java.rmi.ConnectException", second.group(1), second.group(0));
+            }
+        }
+    }
+
+    /**
+     * The check runs on every reuse, however rarely a job pauses: after a run of calls back to
+     * back (compiled by C2), the first call after think time deoptimizes nothing of FastRMI's. A
+     * way through the check that the run never took compiles to a trap; it deoptimized RMI's whole
+     * {@code UnicastRef.invoke} before, which then ran interpreted through the next calls.
+     */
+    @ParameterizedTest(name = "JDK 25, {0}")
+    @CsvSource({"tcp", "ucx:shm"})
+    void callsAfterThinkTimeDeoptimizeNothingOfTheCheck(String transport) throws Exception {
+        Path dir = ItSupport.directory("pooled-connection-deopt-" + transport.replace(':', '-'));
+        Path config = ItSupport.transportConfig(dir, transport);
+        Jdk jdk = Jdk.of(25);
+        try (ManagedJvm server = ItSupport.agentSampleServer(jdk, config)) {
+            String port = server.awaitLine(SampleServer.READY, Duration.ofSeconds(60)).group(1);
+            JvmLauncher launcher = ItSupport.underAgent(JvmLauncher.on(jdk).name("client"), config)
+                    .jvmArgs("-Xlog:deoptimization=debug");
+            try (ManagedJvm client = launcher.classpathOf(SampleServer.class).classpathOf(PausedCallsMain.class)
+                    .main(PausedCallsMain.class).args("127.0.0.1", port, "30000", "50", "5").start()) {
+                assertEquals(0, client.awaitExit(Duration.ofSeconds(120)), () -> String.join("\n", client.output()));
+                List<String> output = client.output();
+                int paused = output.indexOf("PAUSED");
+                assertTrue(paused >= 0 && output.contains("DONE"), () -> String.join("\n", output));
+                List<String> ours = output.subList(paused, output.size()).stream()
+                        .filter(l -> l.contains("[deoptimization]") && l.contains("io.fastrmi.")).toList();
+                System.out.println(transport + ": deoptimizations in FastRMI's code after the pause: " + ours);
+                assertTrue(ours.isEmpty(), String.join("\n", ours));
             }
         }
     }

@@ -19,6 +19,17 @@ import java.net.Socket;
  */
 public final class PooledConnections {
 
+    /**
+     * Reuses RMI would make without a ping anyway are looked at too, one in 16, so that the JIT
+     * sees every way through here while a job's calls come back to back. A way never taken there
+     * compiles to a trap: the first call after think time then deoptimized RMI's whole {@code
+     * UnicastRef.invoke}, which ran interpreted and recompiled through the next hundreds of calls.
+     * A look costs a poll of the socket or stream; its answer is RMI's anyway (alive).
+     */
+    private static final int LOOK_IN_WINDOW_MASK = 15;
+    /** Counted without a lock: a lost count only moves the next look. */
+    private static int reusesInWindow;
+
     private PooledConnections() {
     }
 
@@ -27,10 +38,12 @@ public final class PooledConnections {
      * connection negotiated fast (native, or over TCP) that is idle and alive. A plain connection,
      * or one with something to read, gets RMI's ping. A connection used within RMI's last ping round trip ({@code lastUseMillis},
      * {@code pingRoundTripMillis}: {@code TCPConnection}'s fields) is left to RMI, which reuses it
-     * without a ping anyway: the back-to-back calls of a job pay no look at the stream.
+     * without a ping anyway, but for one look in 16 ({@link #LOOK_IN_WINDOW_MASK}).
      */
     public static boolean aliveWithoutPing(Socket socket, long lastUseMillis, long pingRoundTripMillis) {
-        if (pingRoundTripMillis > 0 && System.currentTimeMillis() < lastUseMillis + pingRoundTripMillis) {
+        // One branch, taken both ways in a run of calls (see LOOK_IN_WINDOW_MASK).
+        int sampled = ((++reusesInWindow & LOOK_IN_WINDOW_MASK) - 1) >>> 31;
+        if ((rmiReusesWithoutPing(lastUseMillis, pingRoundTripMillis, System.currentTimeMillis()) & (sampled ^ 1)) != 0) {
             return false;
         }
         if (!(socket instanceof FastSocket fast)) {
@@ -41,6 +54,16 @@ public final class PooledConnections {
             return connection.idleAndAlive();
         }
         return fast.negotiatedFast() && idleOverTcp(fast);
+    }
+
+    /**
+     * 1 where RMI reuses a connection without a ping ({@code TCPConnection.isDead}: a ping round
+     * trip measured, {@code roundTrip > 0}, and the connection used within it), else 0; worked out
+     * without a branch, so that no way through {@link #aliveWithoutPing} is one a run of calls
+     * never takes: the sign bit of two values that are both negative exactly then.
+     */
+    static int rmiReusesWithoutPing(long lastUseMillis, long roundTripMillis, long nowMillis) {
+        return (int) ((-roundTripMillis & (nowMillis - lastUseMillis - roundTripMillis)) >>> 63);
     }
 
     /**
