@@ -627,15 +627,11 @@ static jint JNICALL fr_jni_nudge_wait(JNIEnv *env, jclass cls, jint fd, jint nud
 	return ret;
 }
 
-static jint JNICALL fr_jni_socket_readable(JNIEnv *env, jclass cls, jint fd, jbyteArray errout)
+static jint JNICALL fr_jni_socket_readable(JNIEnv *env, jclass cls, jint fd)
 {
-	char err[FR_JNI_ERRLEN] = "";
-	int ret = fastrmi_socket_readable(fd, err, sizeof(err));
-
+	(void)env;
 	(void)cls;
-	if (ret < 0)
-		fr_jni_error(env, errout, err);
-	return ret;
+	return fastrmi_socket_readable(fd, NULL, 0);
 }
 
 /* ---- registration ------------------------------------------------------------------------ */
@@ -684,7 +680,7 @@ static const JNINativeMethod fr_jni_methods[] = {
 	FR_NATIVE("nudge", "(I)I", fr_jni_nudge),
 	FR_NATIVE("nudgeClose", "(I[B)I", fr_jni_nudge_close),
 	FR_NATIVE("nudgeWait", "(III[B)I", fr_jni_nudge_wait),
-	FR_NATIVE("socketReadable", "(I[B)I", fr_jni_socket_readable),
+	FR_NATIVE("socketReadable", "(I)I", fr_jni_socket_readable),
 };
 
 /*

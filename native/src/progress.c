@@ -433,10 +433,10 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			else if (waiting && adaptive && !paused) /* a wait after a pause did not try to spin */
 				fr_wait_learn(budget, nested ? FR_WAIT_NESTED_SPIN_FACTOR * ctx->spin_nsec : ctx->spin_nsec,
 					      fr_now_nsec() - start, !blocked);
-			if (waiting && ready == fr_recv_ready)
+			if (waiting && ready == fr_recv_ready) {
 				s->rx_data_at = fr_now_nsec();
-			if (waiting && ready == fr_recv_ready)
 				s->nudged_until = 0; /* spent on this wait; a writer's wait leaves the reader's nudge */
+			}
 			ret = 0;
 			break;
 		}

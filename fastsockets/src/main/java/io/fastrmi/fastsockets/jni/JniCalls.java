@@ -102,8 +102,8 @@ final class JniCalls {
 
     static native int nudgeWait(int fd, int nudge, int timeoutMillis, byte[] err);
 
-    /** {@code err} may be null: no message then. */
-    static native int socketReadable(int fd, byte[] err);
+    /** No message: a failure is its status alone (the descriptor is not open). */
+    static native int socketReadable(int fd);
 
     /** A message buffer for the calls above. */
     static byte[] errorBuffer() {

@@ -61,16 +61,7 @@ public final class JniNativeLibrary implements NativeLibrary {
 
     @Override
     public boolean socketReadable(int fd) throws IOException {
-        int rc = JniCalls.socketReadable(fd, null);
-        if (rc < 0) { // asked again for the message: a look changes nothing, and the answer that counts allocates none
-            byte[] err = JniCalls.errorBuffer();
-            rc = JniCalls.socketReadable(fd, err);
-            if (rc >= 0) { // the descriptor number was taken again in between
-                return rc == 1;
-            }
-            throw new IOException(NativeStatus.failure("fastrmi_socket_readable", rc, JniCalls.message(err)));
-        }
-        return rc == 1;
+        return NativeStatus.socketReadable(fd, JniCalls.socketReadable(fd));
     }
 
     @Override

@@ -64,6 +64,17 @@ public enum NativeStatus {
                 + failure("fastrmi_process_holds_socket", returned, message));
     }
 
+    /**
+     * What {@code fastrmi_socket_readable} returned for socket {@code fd}: 1, something to read; 0,
+     * nothing; any other code is a failure (FASTRMI_ERR_INVALID: the descriptor is not open).
+     */
+    public static boolean socketReadable(int fd, int returned) throws java.io.IOException {
+        if (returned == 1 || returned == 0) {
+            return returned == 1;
+        }
+        throw new java.io.IOException(failure("fastrmi_socket_readable", returned, "fd " + fd));
+    }
+
     /** A native call's failure in words: "fastrmi_stream_open failed: FASTRMI_ERR_NOMEM (-5): out of memory". */
     public static String failure(String call, long returned, String message) {
         String text = call + " failed: " + describe(returned);

@@ -118,25 +118,10 @@ public final class FfmNativeLibrary implements NativeLibrary {
         int rc;
         try {
             rc = (int) calls.socketReadable.invokeExact(fd, MemorySegment.NULL, 0L);
-            if (rc >= 0) {
-                return rc == 1;
-            }
         } catch (Throwable t) {
             throw new IOException("fastrmi_socket_readable: " + t, t);
         }
-        // Asked again for the message: a look changes nothing, and the answer that counts allocates none.
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment err = arena.allocate(FfmTransport.ERROR_BUFFER);
-            rc = (int) calls.socketReadable.invokeExact(fd, err, (long) FfmTransport.ERROR_BUFFER);
-            if (rc >= 0) { // the descriptor number was taken again in between
-                return rc == 1;
-            }
-            throw new IOException(NativeStatus.failure("fastrmi_socket_readable", rc, err.getString(0)));
-        } catch (IOException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IOException("fastrmi_socket_readable: " + t, t);
-        }
+        return NativeStatus.socketReadable(fd, rc);
     }
 
     private static MemorySegment find(SymbolLookup library, String name) {
