@@ -287,12 +287,13 @@ struct fastrmi_ctx {
 	size_t chunk;
 	int poller;                /* a thread is in be->block (contexts without a doorbell) */
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
-	unsigned long pollers;     /* threads that went into be->block so far (fr_block's deputy) */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond or doorbell */
 	/* The one sleeper on a condition that wakes by itself to take the wait object over when no
 	 * thread polls (fr_block), and how long it sleeps before it looks. */
 	struct fastrmi_stream *deputy;
 	uint64_t deputy_nsec;
+	int deputy_sleeps_long;    /* it went to sleep while someone polled: woken when the wait object is left */
+	uint64_t held_nsec;        /* how long the last thread that blocked in be->block slept there */
 	struct fastrmi_stream *deputy_wanted; /* woken to become the deputy (fr_wait) */
 	uint64_t free_since;       /* when the wait object was last left with nobody polling */
 	struct fastrmi_wait_counts wait_counts;

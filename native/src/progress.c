@@ -65,9 +65,9 @@ int fr_progress(struct fastrmi_ctx *ctx, char *err, size_t errlen)
  *
  * When the poller or the last spinner leaves with its data, nobody polls for those asleep on
  * conditions: one of them, the deputy, sleeps only FR_DEPUTY_NSEC and then takes the wait object
- * over if it is still free. The thread that left usually waits again sooner (the next call), and
- * nobody wakes. A deputy that keeps finding the same poller asleep looks ever less often, up to
- * FR_DEPUTY_MAX_NSEC, and is then woken when the poller leaves (fr_wait).
+ * over if it is still free. The thread that left usually waits again sooner (the next call). While
+ * someone polls the deputy looks ever less often, up to FR_DEPUTY_MAX_NSEC, and is woken when the
+ * poller leaves (fr_wait); its next look then comes after FR_DEPUTY_NSEC (wait.h has the rule).
  *
  * While the provider said "busy, try again" or messages of ours are in flight, the
  * poller sleeps only briefly (1 ms, doubling up to FR_BUSY_BLOCK_MAX_MS while nothing
@@ -159,12 +159,12 @@ static void fr_block_in_provider(struct fastrmi_stream *s, int timeout_ms)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	char msg[200];
+	uint64_t now;
 	int ret;
 
 	msg[0] = '\0';
 	ctx->poller = 1;
 	ctx->poller_stream = s;
-	ctx->pollers++;
 	ret = ctx->be->arm(ctx, msg, sizeof(msg));
 	if (ret < 0) {
 		ctx->poller = 0;
@@ -180,8 +180,10 @@ static void fr_block_in_provider(struct fastrmi_stream *s, int timeout_ms)
 		if (ret == 1 && (timeout_ms < 0 || timeout_ms > 1))
 			timeout_ms = 1;
 		pthread_mutex_unlock(&ctx->lock);
+		now = fr_now_nsec();
 		ctx->be->block(ctx, timeout_ms);
 		pthread_mutex_lock(&ctx->lock);
+		ctx->held_nsec = fr_now_nsec() - now;
 	}
 	ctx->be->disarm(ctx);
 	ctx->poller = 0;
@@ -208,14 +210,16 @@ static enum fr_may_poll fr_block_on_cond(struct fastrmi_stream *s, uint64_t dead
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	int deputy = ctx->deputy == NULL;
-	unsigned long pollers = ctx->pollers;
-	uint64_t until = deadline;
+	uint64_t until = deadline, nsec;
 	int ret;
 
 	if (deputy) {
 		ctx->deputy = s;
-		if (now + ctx->deputy_nsec < until)
-			until = now + ctx->deputy_nsec;
+		nsec = fr_deputy_sleep_nsec(ctx->poller, ctx->held_nsec, ctx->deputy_nsec);
+		/* Longer than the short look: the poller owes it a wake-up when it leaves (fr_wait). */
+		ctx->deputy_sleeps_long = nsec > FR_DEPUTY_NSEC;
+		if (now + nsec < until)
+			until = now + nsec;
 	}
 	fr_sleeping_add(s, now);
 	ret = fr_cond_wait_until(s, until);
@@ -223,16 +227,10 @@ static enum fr_may_poll fr_block_on_cond(struct fastrmi_stream *s, uint64_t dead
 	if (!deputy)
 		return FR_MAY_POLL;
 	ctx->deputy = NULL;
+	ctx->deputy_sleeps_long = 0;
 	if (ret == ETIMEDOUT)
 		ctx->wait_counts.deputy_looks++;
-	/* The same poller asleep all along (no thread went into the wait object since): nothing
-	 * happens; look less often. */
-	if (ret == ETIMEDOUT && ctx->poller && ctx->pollers == pollers) {
-		if (ctx->deputy_nsec < FR_DEPUTY_MAX_NSEC)
-			ctx->deputy_nsec *= 2;
-	} else {
-		ctx->deputy_nsec = FR_DEPUTY_NSEC;
-	}
+	ctx->deputy_nsec = fr_deputy_next_nsec(ctx->deputy_nsec, ret == ETIMEDOUT && ctx->poller);
 	return ret == ETIMEDOUT ? FR_POLL_IF_LONG_FREE : FR_MAY_POLL;
 }
 
@@ -568,7 +566,10 @@ int fr_wait(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t deadline,
 		if (ctx->deputy == NULL) {
 			ctx->deputy_wanted = ctx->sleeping;
 			pthread_cond_broadcast(&ctx->sleeping->cond);
-		} else if (ctx->deputy_nsec > FR_DEPUTY_NSEC) {
+		} else if (ctx->deputy_sleeps_long) {
+			/* Once: the deputy looks again soon by itself, and the waits after this one (a
+			 * call's reply) find nothing owed. */
+			ctx->deputy_sleeps_long = 0;
 			pthread_cond_broadcast(&ctx->deputy->cond);
 		}
 	}

@@ -21,10 +21,6 @@
 #define FR_COPY_UNLOCKED_MIN (16 * 1024)
 /* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
 #define FR_BUSY_BLOCK_MAX_MS 64
-/* How long a context's deputy (fr_block) sleeps before it looks whether anyone polls, at first and
- * at most: the longest a message to a sleeping thread waits when its poller left. */
-#define FR_DEPUTY_NSEC 500000u
-#define FR_DEPUTY_MAX_NSEC 64000000u
 /* Arms in a row answered "busy" with nothing delivered, before we sleep anyway. */
 #define FR_BUSY_ARMS_MAX 16
 #define FR_FOREVER UINT64_MAX

@@ -489,3 +489,19 @@ FASTRMI_API int fastrmi_wait_spinners_max(int32_t usable_cpus)
 		fr_wait_set_usable_cpus(usable_cpus);
 	return fr_wait_spinners_max();
 }
+
+uint64_t fr_deputy_sleep_nsec(int someone_polls, uint64_t held_nsec, uint64_t deputy_nsec)
+{
+	if (!someone_polls || held_nsec <= FR_DEPUTY_SPARSE_NSEC)
+		return FR_DEPUTY_NSEC;
+	return deputy_nsec > FR_DEPUTY_NSEC ? deputy_nsec : FR_DEPUTY_NSEC;
+}
+
+uint64_t fr_deputy_next_nsec(uint64_t deputy_nsec, int found_poller)
+{
+	if (deputy_nsec < FR_DEPUTY_NSEC)
+		return FR_DEPUTY_NSEC;
+	if (found_poller && deputy_nsec < FR_DEPUTY_MAX_NSEC)
+		return deputy_nsec * 2 < FR_DEPUTY_MAX_NSEC ? deputy_nsec * 2 : FR_DEPUTY_MAX_NSEC;
+	return deputy_nsec;
+}

@@ -218,6 +218,30 @@ int fr_wait_spins_though_crowded(int our_cpu, int peer_cpu, unsigned streams_asl
 /* The same for a number of usable CPUs (for the tests). */
 int fr_wait_spins_though_crowded_for(int our_cpu, int peer_cpu, unsigned streams_asleep, int cpus);
 
+/*
+ * The deputy (progress.c, fr_block): on a context without a doorbell, the one thread asleep on its
+ * stream's condition that takes the provider's wait object over when nobody polls. It looks after
+ * FR_DEPUTY_NSEC at first: the longest a message to a sleeping thread waits when its poller left
+ * (a server's thread running a call). Where the last poller slept in the wait object longer than
+ * FR_DEPUTY_SPARSE_NSEC (calls with think time between them), it sleeps deputy_nsec instead,
+ * which doubles at each look that found a poller, up to FR_DEPUTY_MAX_NSEC, and the poller wakes
+ * it as it leaves (fr_wait); its next look comes FR_DEPUTY_NSEC later. So it wakes about twice a
+ * call, where its looks doubling again from FR_DEPUTY_NSEC after each call woke an idle
+ * connection's reader 4-6 times per call 2-10 ms apart (across hosts, ucx:tcp and ofi:tcp). Calls
+ * closer together keep the short looks: a wake-up at every poller's leave would meet the caller's
+ * reply on the context's lock (a null call 1.8x as long back to back).
+ */
+#define FR_DEPUTY_NSEC 500000u
+#define FR_DEPUTY_MAX_NSEC 64000000u
+#define FR_DEPUTY_SPARSE_NSEC (2u * FR_DEPUTY_NSEC)
+/*
+ * How long the deputy sleeps: someone_polls, whether a thread is in the wait object now; held_nsec,
+ * how long the last thread that slept there did.
+ */
+uint64_t fr_deputy_sleep_nsec(int someone_polls, uint64_t held_nsec, uint64_t deputy_nsec);
+/* deputy_nsec after a wake-up; found_poller: the sleep ran out with a thread in the wait object. */
+uint64_t fr_deputy_next_nsec(uint64_t deputy_nsec, int found_poller);
+
 /* The verdict for a /proc/loadavg text and a number of usable CPUs (for the tests). */
 int fr_wait_crowded_by(const char *loadavg, int cpus);
 

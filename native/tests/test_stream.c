@@ -1564,7 +1564,18 @@ static void *idle_reader_thread(void *p)
 	return blocked_recv_thread(&r->recv);
 }
 
-static int wake_side(struct side *s, char *why, size_t whylen)
+struct wake_counts {
+	uint64_t polled, for_others, looks;
+	long switches; /* the idle thread's */
+};
+
+/*
+ * The ping-pong of wake_side, the parent pausing pause_us before each ping when pause_us > 0 (a
+ * client's think time). Returns 0 with the counts of this side's round trips in *counts.
+ */
+
+static int wake_pingpong(struct side *s, int trips, useconds_t pause_us, struct wake_counts *counts, char *why,
+			 size_t whylen)
 {
 	fastrmi_stream *st = NULL, *idle = NULL;
 	struct idle_reader reader = { 0 };
@@ -1573,7 +1584,6 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 	int started = 0, ret = -1;
 	long switches0, switches;
 	char err[ERRMSG], buf[8] = "ping";
-	uint64_t polled, for_others, looks;
 
 	if (fastrmi_ctx_set_wait(s->ctx, FASTRMI_WAIT_BLOCK, 0, err, sizeof(err)) != 0 ||
 	    open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0 ||
@@ -1596,7 +1606,9 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 		usleep(1000);
 	fastrmi_ctx_wait_counts(s->ctx, &before);
 	switches0 = thread_switches(__atomic_load_n(&reader.tid, __ATOMIC_ACQUIRE));
-	for (int i = 0; i < WAKE_ROUND_TRIPS; i++) {
+	for (int i = 0; i < trips; i++) {
+		if (!s->is_child && pause_us > 0)
+			usleep(pause_us);
 		if (!s->is_child && send_all(st, buf, 4, why, whylen) != 0)
 			goto out;
 		if (recv_exact(st, buf, 4, 4, why, whylen) != 0)
@@ -1612,9 +1624,6 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 	if (s->is_child ? recv_exact(st, buf, 4, 4, why, whylen) != 0 || send_all(st, buf, 4, why, whylen) != 0
 			: send_all(st, buf, 4, why, whylen) != 0 || recv_exact(st, buf, 4, 4, why, whylen) != 0)
 		goto out;
-	polled = after.woken_in_provider - before.woken_in_provider;
-	for_others = after.woken_for_others - before.woken_for_others;
-	looks = after.deputy_looks - before.deputy_looks;
 	if (switches0 < 0 || switches < 0) {
 		if (switches < 0 && switches0 >= 0) { /* its recv returned: joined, it says why */
 			pthread_join(thread, NULL);
@@ -1626,19 +1635,10 @@ static int wake_side(struct side *s, char *why, size_t whylen)
 		snprintf(why, whylen, "cannot read the idle thread's context switches (tid %d)", (int)reader.tid);
 		goto out;
 	}
-	switches -= switches0;
-	/* Each look, and each message a look took for the ping-pong, may switch the idle thread in
-	 * and out a few times (the wake-up, the context's lock, a preemption); without the rule it
-	 * wakes for every message (more than WAKE_ROUND_TRIPS). The slack of WAKE_ROUND_TRIPS / 4 is
-	 * for a loaded machine (ucx tcp: 111 switches with 19 looks and 1 message for others under
-	 * ASan once; 153 with 22 and 1 in a fresh-clone make test). */
-	if (polled < WAKE_ROUND_TRIPS / 4 || for_others > looks + 2 ||
-	    switches > 4 * (long)(looks + for_others) + WAKE_ROUND_TRIPS / 4) {
-		snprintf(why, whylen, "%s, %d round trips: woken in the provider %" PRIu64 " times, %" PRIu64
-			 " for others' messages; the idle thread switched %ld times (deputy looks %" PRIu64 ")",
-			 s->is_child ? "child" : "parent", WAKE_ROUND_TRIPS, polled, for_others, switches, looks);
-		goto out;
-	}
+	counts->polled = after.woken_in_provider - before.woken_in_provider;
+	counts->for_others = after.woken_for_others - before.woken_for_others;
+	counts->looks = after.deputy_looks - before.deputy_looks;
+	counts->switches = switches - switches0;
 	ret = 0;
 out:
 	fastrmi_stream_abort(idle);
@@ -1647,6 +1647,55 @@ out:
 	fastrmi_stream_close(st);
 	fastrmi_stream_close(idle);
 	return ret;
+}
+
+static int wake_side(struct side *s, char *why, size_t whylen)
+{
+	struct wake_counts c;
+
+	if (wake_pingpong(s, WAKE_ROUND_TRIPS, 0, &c, why, whylen) != 0)
+		return -1;
+	/* Each look, and each message a look took for the ping-pong, may switch the idle thread in
+	 * and out a few times (the wake-up, the context's lock, a preemption); without the rule it
+	 * wakes for every message (more than WAKE_ROUND_TRIPS). The slack of WAKE_ROUND_TRIPS / 4 is
+	 * for a loaded machine (ucx tcp: 111 switches with 19 looks and 1 message for others under
+	 * ASan once; 153 with 22 and 1 in a fresh-clone make test). */
+	if (c.polled < WAKE_ROUND_TRIPS / 4 || c.for_others > c.looks + 2 ||
+	    c.switches > 4 * (long)(c.looks + c.for_others) + WAKE_ROUND_TRIPS / 4) {
+		snprintf(why, whylen, "%s, %d round trips: woken in the provider %" PRIu64 " times, %" PRIu64
+			 " for others' messages; the idle thread switched %ld times (deputy looks %" PRIu64 ")",
+			 s->is_child ? "child" : "parent", WAKE_ROUND_TRIPS, c.polled, c.for_others, c.switches, c.looks);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The same with think time: the parent (a client) pauses before each ping, so the child (a server)
+ * takes each ping after milliseconds asleep, and its main thread leaves the provider's wait object
+ * at every ping and comes back within microseconds. The child's idle thread, the deputy, is woken
+ * once as the wait object is left and looks once after FR_DEPUTY_NSEC; its looks did double again
+ * from FR_DEPUTY_NSEC at every ping (4 looks a ping 5 ms apart, 4-6 wake-ups of a server's idle
+ * connection reader per call across hosts). The parent's deputy rightly takes the wait object
+ * over during each pause: not counted.
+ */
+#define PACED_WAKE_TRIPS 40
+#define PACED_WAKE_PAUSE_US 5000
+
+static int paced_wake_side(struct side *s, char *why, size_t whylen)
+{
+	struct wake_counts c;
+
+	if (wake_pingpong(s, PACED_WAKE_TRIPS, PACED_WAKE_PAUSE_US, &c, why, whylen) != 0)
+		return -1;
+	if (s->is_child && (c.looks > PACED_WAKE_TRIPS + PACED_WAKE_TRIPS / 4 ||
+			    c.switches > 4 * PACED_WAKE_TRIPS)) {
+		snprintf(why, whylen, "child, %d round trips %d us apart: the idle thread switched %ld times, "
+			 "deputy looks %" PRIu64 " (woken in the provider %" PRIu64 " times, %" PRIu64 " for others)",
+			 PACED_WAKE_TRIPS, PACED_WAKE_PAUSE_US, c.switches, c.looks, c.polled, c.for_others);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- a call that calls back: the caller keeps the wait object ------------------------ *
@@ -2615,6 +2664,9 @@ static void run_config(const struct config *cfg)
 		parent = run_pair(cfg, wake_side, wake_side, why, sizeof(why), NULL, &child);
 		report(cfg, "a ping-pong beside a thread blocked on an idle stream: the provider's wait wakes the "
 		       "thread the message is for, the idle one sleeps", parent, why, child, 0);
+		parent = run_pair(cfg, paced_wake_side, paced_wake_side, why, sizeof(why), NULL, &child);
+		report(cfg, "the same with 5 ms between pings: the idle thread wakes about twice a ping (the "
+		       "poller's leave, one look)", parent, why, child, 0);
 		parent = run_pair(cfg, callback_parent, callback_child, why, sizeof(why), NULL, &child);
 		report(cfg, "calls that call back: the caller keeps the provider's wait, only the call back is "
 		       "handed over", parent, why, child, 0);

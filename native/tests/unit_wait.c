@@ -350,6 +350,25 @@ static void test_peers_are_ours(void)
 	(void)waitpid(child, NULL, 0);
 }
 
+static void test_deputy(void)
+{
+	uint64_t nsec = FR_DEPUTY_NSEC;
+
+	CHECK("the deputy looks soon while nobody polls",
+	      fr_deputy_sleep_nsec(0, 10 * FR_DEPUTY_SPARSE_NSEC, FR_DEPUTY_MAX_NSEC) == FR_DEPUTY_NSEC, "did not");
+	CHECK("and while pollers sleep there briefly (calls back to back)",
+	      fr_deputy_sleep_nsec(1, FR_DEPUTY_SPARSE_NSEC, FR_DEPUTY_MAX_NSEC) == FR_DEPUTY_NSEC, "did not");
+	for (int i = 0; i < 20; i++)
+		nsec = fr_deputy_next_nsec(nsec, 1);
+	CHECK("looks that found a poller double the sleep up to the longest", nsec == FR_DEPUTY_MAX_NSEC,
+	      "did not");
+	CHECK("a poller that slept long in the wait object (think time) lets it sleep that long",
+	      fr_deputy_sleep_nsec(1, FR_DEPUTY_SPARSE_NSEC + 1, nsec) == FR_DEPUTY_MAX_NSEC, "did not");
+	CHECK("a look that found the wait object free keeps the sleep for the next poller",
+	      fr_deputy_next_nsec(nsec, 0) == FR_DEPUTY_MAX_NSEC, "did not");
+	CHECK("a zero sleep becomes the short look", fr_deputy_next_nsec(0, 0) == FR_DEPUTY_NSEC, "did not");
+}
+
 int main(void)
 {
 	test_modes();
@@ -362,5 +381,6 @@ int main(void)
 	test_window_of_bursts();
 	test_busy_ticks();
 	test_peers_are_ours();
+	test_deputy();
 	return check_summary();
 }
