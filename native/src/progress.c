@@ -159,7 +159,7 @@ static void fr_block_in_provider(struct fastrmi_stream *s, int timeout_ms)
 {
 	struct fastrmi_ctx *ctx = s->ctx;
 	char msg[200];
-	uint64_t now;
+	uint64_t slept_from = 0;
 	int ret;
 
 	msg[0] = '\0';
@@ -180,16 +180,17 @@ static void fr_block_in_provider(struct fastrmi_stream *s, int timeout_ms)
 		if (ret == 1 && (timeout_ms < 0 || timeout_ms > 1))
 			timeout_ms = 1;
 		pthread_mutex_unlock(&ctx->lock);
-		now = fr_now_nsec();
+		slept_from = fr_now_nsec();
 		ctx->be->block(ctx, timeout_ms);
 		pthread_mutex_lock(&ctx->lock);
-		ctx->held_nsec = fr_now_nsec() - now;
 	}
 	ctx->be->disarm(ctx);
 	ctx->poller = 0;
 	ctx->poller_stream = NULL;
 	ctx->eagain = 0;
 	ctx->free_since = fr_now_nsec();
+	if (slept_from != 0)
+		ctx->held_nsec = ctx->free_since - slept_from;
 }
 
 /* Sleeps on the stream's condition until deadline (ns, or FR_FOREVER), lock held. */

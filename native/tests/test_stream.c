@@ -1573,7 +1573,6 @@ struct wake_counts {
  * The ping-pong of wake_side, the parent pausing pause_us before each ping when pause_us > 0 (a
  * client's think time). Returns 0 with the counts of this side's round trips in *counts.
  */
-
 static int wake_pingpong(struct side *s, int trips, useconds_t pause_us, struct wake_counts *counts, char *why,
 			 size_t whylen)
 {
@@ -2009,7 +2008,6 @@ static int nested_child_checks(struct side *s, fastrmi_stream *x, fastrmi_stream
 	return 0;
 }
 
-/* X carries the child's calls (ids 1 and 2), Y the parent's callbacks (3 and 4). */
 /* One call: the parent sends "call" and waits for the reply; the child answers late_usec late (so
  * that the parent's read surely waits). */
 static int pause_call(struct side *s, fastrmi_stream *st, unsigned late_usec, char *why, size_t whylen)
@@ -2072,6 +2070,7 @@ out:
 	return ret;
 }
 
+/* X carries the child's calls (ids 1 and 2), Y the parent's callbacks (3 and 4). */
 static int nested_side(struct side *s, char *why, size_t whylen)
 {
 	fastrmi_stream *x = NULL, *y = NULL;
