@@ -4,8 +4,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StreamCorruptedException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +17,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class InBuffer {
 
-    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final int KEPT_CAPACITY = 4 * LeanFormat.FRAME_TARGET;
     /** Memory for data a peer announced but has not sent yet is given this much at a time. */
     private static final int GROWTH_STEP = 64 * 1024;
@@ -116,21 +111,21 @@ final class InBuffer {
 
     short readShort() throws IOException {
         need(2);
-        short v = (short) SHORT.get(buf, pos);
+        short v = BigEndian.getShort(buf, pos);
         pos += 2;
         return v;
     }
 
     int readInt() throws IOException {
         need(4);
-        int v = (int) INT.get(buf, pos);
+        int v = BigEndian.getInt(buf, pos);
         pos += 4;
         return v;
     }
 
     long readLong() throws IOException {
         need(8);
-        long v = (long) LONG.get(buf, pos);
+        long v = BigEndian.getLong(buf, pos);
         pos += 8;
         return v;
     }
@@ -189,9 +184,9 @@ final class InBuffer {
             char code = codes[i];
             long value = readPrimValue(code);
             switch (code) {
-                case 'I', 'F' -> INT.set(fields, at, (int) value);
-                case 'J', 'D' -> LONG.set(fields, at, value);
-                case 'S', 'C' -> SHORT.set(fields, at, (short) value);
+                case 'I', 'F' -> BigEndian.putInt(fields, at, (int) value);
+                case 'J', 'D' -> BigEndian.putLong(fields, at, value);
+                case 'S', 'C' -> BigEndian.putShort(fields, at, (int) value);
                 default -> fields[at] = (byte) value;
             }
         }

@@ -2,8 +2,6 @@ package io.fastrmi.optrmi.lean;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -16,9 +14,6 @@ import java.nio.ByteOrder;
  */
 final class OutBuffer {
 
-    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final int HEADER = 4;
     private static final int KEPT_CAPACITY = 4 * LeanFormat.FRAME_TARGET;
 
@@ -69,19 +64,19 @@ final class OutBuffer {
 
     void writeShort(int v) throws IOException {
         room(2);
-        SHORT.set(buf, pos, (short) v);
+        BigEndian.putShort(buf, pos, v);
         pos += 2;
     }
 
     void writeInt(int v) throws IOException {
         room(4);
-        INT.set(buf, pos, v);
+        BigEndian.putInt(buf, pos, v);
         pos += 4;
     }
 
     void writeLong(long v) throws IOException {
         room(8);
-        LONG.set(buf, pos, v);
+        BigEndian.putLong(buf, pos, v);
         pos += 8;
     }
 
@@ -118,9 +113,9 @@ final class OutBuffer {
             int at = offsets[i];
             char code = codes[i];
             writePrimValue(code, switch (code) {
-                case 'I', 'F' -> (int) INT.get(fields, at);
-                case 'J', 'D' -> (long) LONG.get(fields, at);
-                case 'S', 'C' -> (short) SHORT.get(fields, at);
+                case 'I', 'F' -> BigEndian.getInt(fields, at);
+                case 'J', 'D' -> BigEndian.getLong(fields, at);
+                case 'S', 'C' -> BigEndian.getShort(fields, at);
                 default -> fields[at];
             });
         }
@@ -250,8 +245,8 @@ final class OutBuffer {
     }
 
     void closeSegment(int header, int handles) {
-        INT.set(buf, header, pos - header - LeanFormat.SEGMENT_HEADER);
-        INT.set(buf, header + 4, handles);
+        BigEndian.putInt(buf, header, pos - header - LeanFormat.SEGMENT_HEADER);
+        BigEndian.putInt(buf, header + 4, handles);
         openSegments--;
     }
 
@@ -265,7 +260,7 @@ final class OutBuffer {
     }
 
     void closeBlock(int header) {
-        INT.set(buf, header + 1, pos - header - LeanFormat.BLOCK_HEADER);
+        BigEndian.putInt(buf, header + 1, pos - header - LeanFormat.BLOCK_HEADER);
     }
 
     /** Sends what is buffered as a frame that does not end the message, and flushes the sink. */
@@ -305,12 +300,12 @@ final class OutBuffer {
     private void emit(boolean last, long tail) throws IOException {
         if (descriptors.pos > HEADER) {
             int length = descriptors.pos - HEADER;
-            INT.set(descriptors.buf, 0, length | LeanFormat.DESCRIPTOR_FRAME);
+            BigEndian.putInt(descriptors.buf, 0, length | LeanFormat.DESCRIPTOR_FRAME);
             sink.write(descriptors.buf, 0, descriptors.pos);
             descriptors.pos = HEADER;
         }
         int length = (int) (pos - HEADER + tail);
-        INT.set(buf, 0, length | (last ? LeanFormat.LAST_FRAME : 0));
+        BigEndian.putInt(buf, 0, length | (last ? LeanFormat.LAST_FRAME : 0));
         sink.write(buf, 0, pos);
         pos = HEADER;
     }
