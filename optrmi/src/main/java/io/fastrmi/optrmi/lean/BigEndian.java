@@ -5,7 +5,8 @@ package io.fastrmi.optrmi.lean;
  * lay them out, with plain shifts. Not a byte-array {@code VarHandle}: a JVM's first few hundred
  * calls run the lean codec interpreted, and there every access through a handle walked its guard
  * and access-mode frames (a fresh pair's first calls with think time, docs/journal.md). Compiled,
- * C2 merges the byte stores; the reads are a few loads more, on message headers and single fields.
+ * C2 merges the byte stores from JDK 23 on (JDK 17 keeps them apart); the reads are a few loads
+ * more. Either way on message headers and single fields only, never on bulk arrays.
  */
 final class BigEndian {
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class BigEndianTest {
     @Test
     void touchesOnlyItsOwnBytes() {
         byte[] bytes = new byte[12];
-        java.util.Arrays.fill(bytes, (byte) 0x5A);
+        Arrays.fill(bytes, (byte) 0x5A);
         BigEndian.putLong(bytes, 2, -1L);
         byte[] expected = {0x5A, 0x5A, -1, -1, -1, -1, -1, -1, -1, -1, 0x5A, 0x5A};
         assertArrayEquals(expected, bytes);
