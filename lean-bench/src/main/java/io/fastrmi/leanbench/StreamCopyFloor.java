@@ -1,6 +1,6 @@
 package io.fastrmi.leanbench;
 
-import io.fastrmi.agent.lean.MemoryWire;
+import io.fastrmi.optrmi.lean.MemoryWire;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;

@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * spin = 20us                 # the longest a thread waiting on a native stream or a fast tcp connection polls before it blocks
  * wait = adaptive             # adaptive (spin while it pays), spin (always the whole spin) or block
  * binding = jni               # how the native library is called: jni (the default) or ffm (JDK 22+)
+ * warm-up = on                # run the lean codec over memory at the first lean connection, so the JIT compiles it early
  * native-library = /opt/fastrmi/libfastrmi.so   # else the copy inside the agent jar
  * offer-ports = 61000-61999   # scope = jvm: local ports of offers to other hosts
  *
@@ -46,7 +47,7 @@ import java.util.regex.Pattern;
  * Without a file, {@link #builtIn()}: this machine inside, every other host outside.
  */
 public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Duration spin, WaitMode waitMode,
-        Optional<Path> nativeLibrary, String binding,
+        Optional<Path> nativeLibrary, String binding, boolean warmUp,
         PortRanges offerPorts, HostPolicy defaults, List<HostSection> hosts) {
 
     public enum Scope { RMI, JVM }
@@ -59,7 +60,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
     }
 
     static final Set<String> GLOBAL_KEYS = Set.of("scope", "plain-ttl", "spin", "wait", "native-library",
-            "binding", "offer-ports");
+            "binding", "warm-up", "offer-ports");
     /** The keys of a host section ({@code [defaults]}, {@code [host ...]}). */
     public static final Set<String> HOST_KEYS = Set.of("optimize", "optimizations", "transports", "jvm-ports");
     /**
@@ -77,7 +78,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
 
     public static FastRmiConfig builtIn() {
         return new FastRmiConfig("built-in defaults", Scope.RMI, DEFAULT_PLAIN_TTL, DEFAULT_SPIN, WaitMode.ADAPTIVE,
-                Optional.empty(), "",
+                Optional.empty(), "", true,
                 DEFAULT_OFFER_PORTS, HostPolicy.OUTSIDE,
                 List.of(new HostSection(List.of(HostPattern.parse("local")), HostPolicy.INSIDE_LOCAL, 0)));
     }
@@ -181,6 +182,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         parser.waitMode = waitMode;
         parser.nativeLibrary = nativeLibrary;
         parser.binding = binding;
+        parser.warmUp = warmUp;
         parser.offerPorts = offerPorts;
         // A host key given for this JVM wins over the file for every host: defaults and sections alike.
         PolicyBuilder defaultsBuilder = new PolicyBuilder(defaults);
@@ -217,7 +219,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             overridden.add(new HostSection(section.patterns(), sectionBuilders.get(i).build(), section.line()));
         }
         return new FastRmiConfig(source, parser.scope, parser.plainTtl, parser.spin, parser.waitMode, parser.nativeLibrary,
-                parser.binding, parser.offerPorts,
+                parser.binding, parser.warmUp, parser.offerPorts,
                 defaultsBuilder.build(), overridden);
     }
 
@@ -252,6 +254,7 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
         Optional<Path> nativeLibrary = Optional.empty();
         /** "" (the JDK's default), "ffm" or "jni". */
         String binding = "";
+        boolean warmUp = true;
         PortRanges offerPorts = DEFAULT_OFFER_PORTS;
 
         Parser(String source) {
@@ -317,8 +320,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
             if (patterns != null) {
                 hosts.add(new HostSection(patterns, current.build(), sectionLine));
             }
-            return new FastRmiConfig(source, scope, plainTtl, spin, waitMode, nativeLibrary, binding, offerPorts,
-                    defaults.build(), hosts);
+            return new FastRmiConfig(source, scope, plainTtl, spin, waitMode, nativeLibrary, binding, warmUp,
+                    offerPorts, defaults.build(), hosts);
         }
 
         /** One key; {@code policy} null means outside any section, where only global keys belong. */
@@ -344,6 +347,8 @@ public record FastRmiConfig(String source, Scope scope, Duration plainTtl, Durat
                         throw new ConfigException(where, number, "binding must be ffm or jni, not '" + value + "'");
                     }
                     binding = value;
+                } else if (key.equals("warm-up")) {
+                    warmUp = onOff(where, number, key, value);
                 } else if (key.equals("spin")) {
                     spin = duration(where, number, key, value);
                 } else if (key.equals("wait")) {

@@ -27,6 +27,7 @@ class FastRmiConfigTest {
             "plain-ttl = 30s   # remember plain endpoints for half a minute",
             "spin = 75us",
             "wait = block",
+            "warm-up = off",
             "native-library = /opt/fastrmi/libfastrmi.so",
             "",
             "[defaults]",
@@ -57,9 +58,11 @@ class FastRmiConfigTest {
         assertEquals(Duration.ofNanos(75_000), config.spin());
         assertEquals(WaitMode.BLOCK, config.waitMode());
         assertEquals(WaitMode.ADAPTIVE, FastRmiConfig.builtIn().waitMode());
+        assertFalse(config.warmUp());
+        assertTrue(FastRmiConfig.builtIn().warmUp());
         assertEquals(java.util.Optional.of(Path.of("/opt/fastrmi/libfastrmi.so")), config.nativeLibrary());
         assertEquals(2, config.hosts().size());
-        assertEquals(11, config.hosts().get(0).line());
+        assertEquals(12, config.hosts().get(0).line());
 
         HostPolicy inside = config.policyFor("node3.cluster.example", InetAddress.getByName("10.2.0.7"));
         assertTrue(inside.optimize());
@@ -158,7 +161,8 @@ class FastRmiConfigTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "wait = sometimes|c.conf:1: wait must be adaptive, spin or block, not 'sometimes'",
-        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: binding, jvm-ports, native-library, offer-ports, optimizations, optimize, plain-ttl, scope, spin, transports, wait)",
+        "speed = fast|c.conf:1: unknown key 'speed' (expected one of: binding, jvm-ports, native-library, offer-ports, optimizations, optimize, plain-ttl, scope, spin, transports, wait, warm-up)",
+        "warm-up = later|c.conf:1: warm-up must be on or off, not 'later'",
         "binding = panama|c.conf:1: binding must be ffm or jni, not 'panama'",
         "[defaults|c.conf:1: section header '[defaults' has no closing ']'",
         "[cluster]|c.conf:1: unknown section '[cluster]' (expected [defaults] or [host PATTERN...])",

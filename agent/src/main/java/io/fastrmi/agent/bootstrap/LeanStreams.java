@@ -33,7 +33,7 @@ import java.util.function.Consumer;
 public final class LeanStreams {
 
     /** Made once, when the first lean connection makes its streams. */
-    private static final class Rmi {
+    static final class Rmi {
         static final MethodHandle CONNECTION_OUTPUT;
         static final MethodHandle CONNECTION_INPUT;
         static final MethodHandle NEW_OUTPUT;
@@ -101,7 +101,7 @@ public final class LeanStreams {
      * {@code RemoteObject.toStub}, which throws for every remote object that is not exported (a
      * proxy stub's handler, written with every stub: an exception per callback).
      */
-    private static final LeanWriter.Replacer EXPORTED_AS_STUB = new LeanWriter.Replacer() {
+    static final LeanWriter.Replacer EXPORTED_AS_STUB = new LeanWriter.Replacer() {
         @Override
         public Object replace(Object obj) {
             if (obj instanceof Remote remote && !(obj instanceof RemoteStub)) {
@@ -249,7 +249,9 @@ public final class LeanStreams {
             streams = Privileged.call(new Making<LeanStreams>() {
                 @Override
                 LeanStreams make() throws Throwable {
-                    return new LeanStreams(socket, connection);
+                    LeanStreams made = new LeanStreams(socket, connection);
+                    LeanWarmUp.once();
+                    return made;
                 }
             });
             socket.leanStreams(streams);

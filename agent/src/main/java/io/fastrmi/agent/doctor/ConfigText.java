@@ -28,6 +28,7 @@ public final class ConfigText {
         lines.add("plain-ttl = " + duration(config.plainTtl()));
         lines.add("spin = " + duration(config.spin()));
         lines.add("wait = " + config.waitMode().configName());
+        lines.add("warm-up = " + (config.warmUp() ? "on" : "off"));
         config.nativeLibrary().ifPresent(path -> lines.add("native-library = " + path));
         lines.add("offer-ports = " + config.offerPorts());
         lines.add("");

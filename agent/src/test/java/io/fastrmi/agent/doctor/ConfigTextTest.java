@@ -17,7 +17,7 @@ class ConfigTextTest {
         assertEquals(List.of(
                 "scope = rmi",
                 "plain-ttl = 5m",
-                "spin = 20us", "wait = adaptive",
+                "spin = 20us", "wait = adaptive", "warm-up = on",
                 "offer-ports = 61000-61999",
                 "",
                 "[defaults]",
@@ -53,7 +53,7 @@ class ConfigTextTest {
         assertEquals(List.of(
                 "scope = rmi",
                 "plain-ttl = 1500ms",
-                "spin = 20us", "wait = adaptive",
+                "spin = 20us", "wait = adaptive", "warm-up = on",
                 "offer-ports = 62000-62099",
                 "",
                 "[defaults]",
@@ -81,7 +81,7 @@ class ConfigTextTest {
         FastRmiConfig config = FastRmiConfig.parse("a.conf", List.of("plain-ttl = 2h", "[defaults]", "optimize = on",
                 "optimizations = no-annotations", "[host 192.168.0.0/24 ?ost]", "transports = ucx:rc, tcp"))
                 .withOverrides(Map.of("fastrmi.plain-ttl", "45s", "fastrmi.spin", "150us",
-                        "fastrmi.wait", "spin"), Map.of());
+                        "fastrmi.wait", "spin", "fastrmi.warm-up", "off"), Map.of());
         List<String> text = new ArrayList<>();
         for (String line : ConfigText.lines(config)) {
             text.add(line.replaceAll("#.*", ""));
@@ -91,6 +91,7 @@ class ConfigTextTest {
         assertEquals(config.plainTtl(), again.plainTtl());
         assertEquals(Duration.ofNanos(150_000), again.spin());
         assertEquals(WaitMode.SPIN, again.waitMode());
+        assertEquals(false, again.warmUp());
         assertEquals(config.defaults(), again.defaults());
         assertEquals(config.hosts().size(), again.hosts().size());
         for (int i = 0; i < config.hosts().size(); i++) {

@@ -5,6 +5,7 @@ import io.fastrmi.optrmi.lean.LeanObjectOutput;
 import io.fastrmi.optrmi.lean.LeanReader;
 import io.fastrmi.optrmi.lean.LeanRuntime;
 import io.fastrmi.optrmi.lean.LeanWriter;
+import io.fastrmi.optrmi.lean.MemoryWire;
 import io.fastrmi.optrmi.lean.RmiClassResolver;
 import java.io.IOException;
 import java.io.InputStream;

@@ -14,7 +14,8 @@ import java.rmi.server.UnicastRemoteObject;
  * for the agent's warm-up thread; {@code rmi-and-serialize} exports a registry and serializes, says
  * {@code READY} and waits for a line on its input (an agent is attached meanwhile); {@code call}
  * binds an object's stub in a registry of its own, looks it up through a connection to itself and
- * calls it; {@code event-types} uses no RMI and prints the FastRMI event types JFR has registered.
+ * calls it; {@code call-and-settle} does the same, then waits for the lean codec's warm-up thread and
+ * for the JIT to settle; {@code event-types} uses no RMI and prints the FastRMI event types JFR has registered.
  * Each prints {@code DONE} last.
  */
 public final class StartupMain {
@@ -32,6 +33,11 @@ public final class StartupMain {
                 awaitTransportsWarmed();
             }
             case "call" -> call();
+            case "call-and-settle" -> {
+                call();
+                awaitThread("fastrmi-lean-warm-up");
+                awaitJitSettled();
+            }
             case "event-types" -> System.out.println("EVENT_TYPES " + fastRmiEventTypes());
             case "rmi-and-serialize" -> {
                 Registry registry = LocateRegistry.createRegistry(0);
@@ -61,10 +67,27 @@ public final class StartupMain {
      * thread as a longer-lived JVM would have.
      */
     private static void awaitTransportsWarmed() throws InterruptedException {
+        awaitThread("fastrmi-transports");
+    }
+
+    private static void awaitThread(String name) throws InterruptedException {
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().equals("fastrmi-transports")) {
+            if (thread.getName().equals(name)) {
                 thread.join(60_000);
             }
+        }
+    }
+
+    /** Until the JIT's total compilation time stays the same for a second (what it was asked to compile is compiled). */
+    private static void awaitJitSettled() throws InterruptedException {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long last = -1;
+        int same = 0;
+        for (int i = 0; i < 600 && same < 5; i++) {
+            Thread.sleep(200);
+            long now = jit.getTotalCompilationTime();
+            same = now == last ? same + 1 : 0;
+            last = now;
         }
     }
 

@@ -373,9 +373,13 @@ final class JdkSerialClasses {
      * set one again, as it does on each call's new stream).
      */
     static void resetStreamFilter(ObjectInputStream in) {
-        java.io.ObjectInputFilter fresh = java.io.ObjectInputFilter.Config.getSerialFilterFactory()
-                .apply(null, java.io.ObjectInputFilter.Config.getSerialFilter());
-        SERIAL_FILTER.set(in, fresh);
+        resetStreamFilter(in, java.io.ObjectInputFilter.Config.getSerialFilterFactory()
+                .apply(null, java.io.ObjectInputFilter.Config.getSerialFilter()));
+    }
+
+    /** As {@link #resetStreamFilter(ObjectInputStream)}, with {@code filter} (null: none) for the factory's choice. */
+    static void resetStreamFilter(ObjectInputStream in, java.io.ObjectInputFilter filter) {
+        SERIAL_FILTER.set(in, filter);
         STREAM_FILTER_SET.set(in, false);
         if (TOTAL_OBJECT_REFS != null) {
             TOTAL_OBJECT_REFS.set(in, 0L);

@@ -28,4 +28,13 @@ public final class LeanRuntime {
     public static void renewFilter(ObjectInputStream in) {
         JdkSerialClasses.resetStreamFilter(in);
     }
+
+    /**
+     * As {@link #renewFilter}, but with no filter, and without asking the filter factory: for a
+     * stream of FastRMI's own that reads only what FastRMI wrote to it in memory (its warm-up), so
+     * that an application's factory and filters see only its own streams.
+     */
+    public static void renewWithoutFilter(ObjectInputStream in) {
+        JdkSerialClasses.resetStreamFilter(in, null);
+    }
 }

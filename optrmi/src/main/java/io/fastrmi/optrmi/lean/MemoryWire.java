@@ -1,4 +1,4 @@
-package io.fastrmi.agent.lean;
+package io.fastrmi.optrmi.lean;
 
 import java.io.InputStream;
 import java.io.OutputStream;
