@@ -2,7 +2,6 @@ package io.fastrmi.agent.bootstrap;
 
 import io.fastrmi.fastsockets.handshake.Installation;
 import io.fastrmi.fastsockets.handshake.Privileged;
-import io.fastrmi.fastsockets.transport.FastRmiLog;
 import io.fastrmi.optrmi.lean.ClassLoaderResolver;
 import io.fastrmi.optrmi.lean.LeanObjectInput;
 import io.fastrmi.optrmi.lean.LeanObjectOutput;
@@ -27,9 +26,11 @@ import java.util.function.Consumer;
  * up to 1.4× (docs/benchmarks.md, "The first calls with think time"). On a daemon thread, off the
  * calls' path: it costs the JVM a few tens of milliseconds of CPU, once.
  *
- * <p>It reads back only what it wrote, with no serial filter and classes of the JDK's own, so no
- * application code (a filter factory, a filter, a class loader) is called; a failure is said once
- * in the log and changes nothing else.
+ * <p>It reads back only what it wrote, with no serial filter and JDK classes resolved by the boot
+ * loader: of the application's code only its serial filter factory, where it set one, is asked,
+ * once, as the warm-up's stream is made (as for any stream); no filter of its sees the warm-up's
+ * objects, no class loader of its is asked. A failure is said once in the log and changes nothing
+ * else.
  */
 final class LeanWarmUp {
 
@@ -105,9 +106,10 @@ final class LeanWarmUp {
         }
     };
 
+    /** Said at most once: the warm-up starts once. */
     private static void said(Throwable t) {
-        FastRmiLog.once("lean-warm-up", "FastRMI: the lean codec's warm-up stopped (" + t
-                + "); a JVM's first calls compile the codec themselves");
+        System.getLogger("io.fastrmi.agent").log(System.Logger.Level.INFO, "FastRMI: the lean codec's warm-up stopped ("
+                + t + "); a JVM's first calls compile the codec themselves");
     }
 
     private void messages() throws Throwable {

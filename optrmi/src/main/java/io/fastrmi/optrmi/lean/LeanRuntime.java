@@ -32,7 +32,7 @@ public final class LeanRuntime {
     /**
      * As {@link #renewFilter}, but with no filter, and without asking the filter factory: for a
      * stream of FastRMI's own that reads only what FastRMI wrote to it in memory (its warm-up), so
-     * that an application's factory and filters see only its own streams.
+     * that no filter of the application's sees those objects and its factory is not asked per message.
      */
     public static void renewWithoutFilter(ObjectInputStream in) {
         JdkSerialClasses.resetStreamFilter(in, null);
