@@ -96,6 +96,7 @@ class DoctorIT {
                 + "  plain-ttl = 5m\n"
                 + "  spin = 20us\n"
                 + "  wait = adaptive\n"
+                + "  warm-up = on\n"
                 + "  offer-ports = 61000-61999\n"
                 + "\n"
                 + "  [defaults]\n"
