@@ -1,7 +1,6 @@
 package io.fastrmi.agent.bootstrap;
 
 import io.fastrmi.fastsockets.handshake.Installation;
-import io.fastrmi.fastsockets.handshake.Privileged;
 import io.fastrmi.optrmi.lean.ClassLoaderResolver;
 import io.fastrmi.optrmi.lean.LeanObjectInput;
 import io.fastrmi.optrmi.lean.LeanObjectOutput;
@@ -21,10 +20,10 @@ import java.util.function.Consumer;
  * The lean codec's per-message path, run over memory once per JVM when its first lean connection
  * makes its streams ({@code warm-up = on}, the default): messages shaped as RMI's calls and
  * replies, through the same marshal streams, writer and reader a connection uses. A fresh JVM
- * otherwise runs that path interpreted for its first few hundred calls, where stock RMI's calls run through java.io
- * methods the JDK has long compiled; with think time between them, those calls lost to stock's by
- * up to 1.4× (docs/benchmarks.md, "The first calls with think time"). On a daemon thread, off the
- * calls' path: it costs the JVM a few tens of milliseconds of CPU, once.
+ * otherwise runs that path interpreted for its first few hundred calls, where stock RMI's calls
+ * run through java.io methods the JDK has long compiled; with think time between them, those
+ * calls lost to stock's by up to 1.4× (docs/benchmarks.md, "The first calls with think time"). On
+ * a daemon thread, off the calls' path: it costs the JVM a few tens of milliseconds of CPU, once.
  *
  * <p>It reads back only what it wrote, with no serial filter and JDK classes resolved by the boot
  * loader: of the application's code only its serial filter factory, where it set one, is asked,
@@ -41,7 +40,7 @@ final class LeanWarmUp {
      * 512 messages the per-message methods were still interpreted (-XX:+PrintCompilation, a
      * client's first lean connection), after 1,024 they were compiled. About 35 ms of CPU, once.
      */
-    static final int MESSAGES = 1024;
+    private static final int MESSAGES = 1024;
     /** What a message carries after its header: nothing (a call with no arguments, a void reply), a boxed number, a string. */
     private static final Object[] VALUES = {null, Integer.valueOf(42), "lean"};
     private static final long METHOD_HASH = 0x5eed_0f_fa57_4e11L;
@@ -69,31 +68,24 @@ final class LeanWarmUp {
 
     /**
      * Starts the warm-up, the first time only, where the config asks for it. Called as the first
-     * lean connection makes its streams, with FastRMI's permissions; a thread that cannot start
-     * leaves the first calls to compile the codec themselves.
+     * lean connection makes its streams, inside LeanStreams' privileged making (a Security Manager
+     * checks the thread's start against FastRMI's permissions); a thread that cannot start leaves
+     * the first calls to compile the codec themselves.
      */
     static void once() {
         if (!Installation.config().warmUp() || !STARTED.compareAndSet(false, true)) {
             return;
         }
         try {
-            Privileged.call(START);
-        } catch (IOException | RuntimeException e) {
-            said(e);
-        }
-    }
-
-    private static final Privileged.Work<Void> START = new Privileged.Work<>() {
-        @Override
-        public Void run() {
             // No inherited thread-locals, no context loader: nothing of the calling thread's.
             Thread warmer = new Thread(null, RUN, "fastrmi-lean-warm-up", 0, false);
             warmer.setContextClassLoader(null);
             warmer.setDaemon(true);
             warmer.start();
-            return null;
+        } catch (RuntimeException e) {
+            said(e);
         }
-    };
+    }
 
     private static final Runnable RUN = new Runnable() {
         @Override

@@ -21,9 +21,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A JVM's first lean connection runs the lean codec over memory on a thread of its own, so that
  * the JIT compiles the codec before the calls need it: after one call (and the registry's few) the
- * JVM has compiled dozens of the codec's methods, told by the JIT's log ({@code -Xlog:jit+compilation},
- * in a file: on stdout its lines interleave with the program's) once the JIT has settled; with {@code warm-up = off} none, as a few messages leave every method interpreted.
- * Counts of compiled methods, not timings (the calls' gain is measured by the bench, docs/benchmarks.md).
+ * JVM has compiled dozens of the codec's methods, told by the JIT's log
+ * ({@code -Xlog:jit+compilation}, in a file: on stdout its lines interleave with the program's)
+ * once the JIT has settled; with {@code warm-up = off} none, as a few messages leave every method
+ * interpreted. Counts of compiled methods, not timings (the calls' gain is measured by the bench,
+ * docs/benchmarks.md).
  */
 class LeanWarmUpIT {
 
