@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * asks, so that the driver can interleave the batches of several client JVMs (stock RMI and each
  * transport) and the weather of a shared machine falls on all of them alike. First it runs every
  * kernel's W warm-up calls and waits for both JVMs' JIT compilers to settle ({@link JitSettling}),
- * then prints {@code READY} and reads commands ({@link Batches}):
+ * which asks the server over RMI every 50 ms (with W = 0 neither: a fresh pair's first calls follow
+ * the lookup), then prints {@code READY} and reads commands ({@link Batches}):
  * <ul>
  * <li>{@code batch SEQ KERNEL I OF}: batch I of OF of the kernel's N timed calls ({@link Kernel#scaled}:
  * the 1 MiB echo N/20, the paced kernels N/4, the JMX scrape N/200 scrapes; star8 N per thread), after
@@ -78,7 +79,7 @@ public final class BenchClient {
             for (String name : kernels) {
                 chosen.put(name, Kernels.named(name, service, callbackStub)); // an unknown name fails before any timing
             }
-            warmUp(chosen.values(), service, warmup);
+            prepare(chosen.values(), service, warmup, System.out);
             System.out.println("READY");
             System.out.flush();
             BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -91,11 +92,17 @@ public final class BenchClient {
     }
 
     /**
-     * Every kernel's warm-up once, then a wait until both JVMs' JIT compilers settle ({@link JitSettling}),
-     * before any kernel is timed. Prints {@code WARMUP jit_settled_ms}. A kernel that fails here is
-     * left to fail, with its line, when it is timed.
+     * Before any kernel is timed: with {@code warmup} > 0, every kernel's warm-up once, then a wait
+     * until both JVMs' JIT compilers settle ({@link JitSettling}); prints {@code WARMUP jit_settled_ms}.
+     * With 0 it makes no call: the settling's polls are RMI calls too, and a column whose JIT settles
+     * later would make more of them, so its "first" calls would come warmer than another column's.
+     * A kernel that fails here is left to fail, with its line, when it is timed.
      */
-    private static void warmUp(Iterable<Kernel> kernels, BenchService service, int warmup) {
+    static void prepare(Iterable<Kernel> kernels, BenchService service, int warmup, PrintStream out) {
+        if (warmup == 0) {
+            out.println("WARMUP 0");
+            return;
+        }
         for (Kernel kernel : kernels) {
             try {
                 kernel.run(kernel.scaled(warmup), 0);
@@ -113,7 +120,7 @@ public final class BenchClient {
                     return -1;
                 }
             });
-            System.out.println("WARMUP " + waited);
+            out.println("WARMUP " + waited);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

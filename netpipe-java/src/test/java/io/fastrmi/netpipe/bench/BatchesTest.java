@@ -15,6 +15,8 @@ import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
@@ -22,10 +24,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 
 class BatchesTest {
+
+    private static int serverPort = -1;
+
+    /** The one {@link BenchServer} of this JVM (its service object can be exported once). */
+    private static synchronized int serverPort() throws Exception {
+        if (serverPort < 0) {
+            serverPort = BenchServer.start(0);
+        }
+        return serverPort;
+    }
 
     @Test
     void batchesAddUpToTheKernelsCallsAndDifferByOneAtMost() {
@@ -84,7 +98,7 @@ class BatchesTest {
      */
     @Test
     void aClientRunsTheBatchesItIsGivenAndReportsEachKernelOverAllOfThem() throws Exception {
-        int port = BenchServer.start(0);
+        int port = serverPort();
         BenchService service = (BenchService) LocateRegistry.getRegistry("127.0.0.1", port).lookup(BenchService.NAME);
         DoublingCallback callback = new DoublingCallback();
         Callback callbackStub = (Callback) UnicastRemoteObject.exportObject(callback, 0);
@@ -129,6 +143,37 @@ class BatchesTest {
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
         }
+    }
+
+    /**
+     * A first-calls run (no warm-up) makes no call before the driver's first batch: the JIT settling's
+     * polls are RMI calls, and a column that settles later would make more of them. With a warm-up,
+     * each kernel's calls and the polls come first.
+     */
+    @Test
+    void withoutAWarmUpTheClientCallsNothingBeforeItsFirstBatch() throws Exception {
+        int port = serverPort();
+        BenchService stub = (BenchService) LocateRegistry.getRegistry("127.0.0.1", port).lookup(BenchService.NAME);
+        Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+        BenchService counted = (BenchService) Proxy.newProxyInstance(BenchService.class.getClassLoader(),
+                new Class<?>[] {BenchService.class}, (proxy, method, args) -> {
+                    calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+                    try {
+                        return method.invoke(stub, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        List<Kernel> kernels = List.of(Kernels.named("null", counted, null));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        BenchClient.prepare(kernels, counted, 0, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals(Map.of(), calls, "no call before the first batch");
+        assertEquals("WARMUP 0", bytes.toString(StandardCharsets.UTF_8).strip());
+
+        BenchClient.prepare(kernels, counted, 5, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals(5, calls.get("ping").get(), "the null kernel's warm-up calls");
+        assertTrue(calls.get("compilationMillis").get() >= 1, "the settling asked the server: " + calls);
     }
 
     @Test
