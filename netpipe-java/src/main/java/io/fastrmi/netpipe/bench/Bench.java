@@ -1,6 +1,8 @@
 package io.fastrmi.netpipe.bench;
 
+import io.fastrmi.netpipe.bench.kernels.JitSettling;
 import io.fastrmi.netpipe.bench.kernels.Kernels;
+import io.fastrmi.netpipe.bench.kernels.ThreadCosts;
 import io.fastrmi.netpipe.bench.report.BenchOptions;
 import io.fastrmi.netpipe.bench.report.Column;
 import io.fastrmi.netpipe.bench.report.Outcome;
@@ -101,6 +103,9 @@ public final class Bench {
                     for (Column column : options.columns()) {
                         pairs.add(runner.open(column, "r" + round + "-" + load + "-" + column.fileName()));
                     }
+                    if (options.warmup() == 0) {
+                        awaitCompilers(pairs);
+                    }
                     interleave(options, round, pairs);
                     for (PairRunner.LivePair pair : pairs) {
                         Map<String, Outcome> outcomes = pair.finish();
@@ -114,6 +119,32 @@ public final class Bench {
             }
         }
         deleteDirectory(workDir);
+    }
+
+    /**
+     * A run of first calls: the clients made no call after their lookup ({@link BenchClient}), so the
+     * wait for the JIT compilers to settle is here, by their threads' CPU time, and over every pair
+     * of the round (a pair started last would still compile while the first is timed).
+     */
+    private static void awaitCompilers(List<PairRunner.LivePair> pairs) {
+        try {
+            long waited = JitSettling.await(() -> {
+                long sum = 0;
+                for (PairRunner.LivePair pair : pairs) {
+                    for (long pid : pair.pids()) {
+                        long nanos = ThreadCosts.compilerNanos(pid);
+                        if (nanos < 0) {
+                            return -1;
+                        }
+                        sum += nanos;
+                    }
+                }
+                return sum;
+            });
+            System.err.printf(Locale.ROOT, "compilers settled after %d ms%n", waited);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Every kernel in the round's order, its batches taken by all pairs in turn ({@link Batches}). */

@@ -83,6 +83,17 @@ public final class PairRunner {
             return column;
         }
 
+        /** The process ids of the pair's live JVMs, server and client. */
+        List<Long> pids() {
+            List<Long> pids = new ArrayList<>();
+            for (ManagedJvm jvm : new ManagedJvm[] {server, client}) {
+                if (jvm != null && jvm.isAlive()) {
+                    pids.add(jvm.pid());
+                }
+            }
+            return pids;
+        }
+
         private void start() {
             try {
                 Path config = column.withAgent() ? writeConfig(column, tag) : null;

@@ -88,6 +88,26 @@ class ProcessCostTest {
         assertTrue(since.cpuNanos() >= 0 && since.switches() >= 0 && since.allocatedBytes() >= 0, "counted " + since);
     }
 
+    /** What the driver waits on before a run of first calls: it moves while this JVM's JIT compiles. */
+    @Test
+    void theCompilerThreadsCpuTimeOfAJvmIsReadFromProc() throws InterruptedException {
+        long pid = ProcessHandle.current().pid();
+        long before = ThreadCosts.compilerNanos(pid);
+        assertTrue(before > 0, "this JVM has compiled something: " + before);
+        long sum = 0;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        long after = before;
+        while (after == before && System.nanoTime() < deadline) {
+            for (int i = 0; i < 200_000; i++) {
+                sum += Long.toString(i * 31L + sum % 7).hashCode(); // hot enough to be compiled again
+            }
+            Thread.sleep(20);
+            after = ThreadCosts.compilerNanos(pid);
+        }
+        assertTrue(after > before, "compiling a hot loop moved it: " + before + " -> " + after + " (" + sum + ")");
+        assertEquals(-1, ThreadCosts.compilerNanos(Long.MAX_VALUE), "no such process");
+    }
+
     @Test
     void theClientsKernelLineIsTheOneTheDriverReads() {
         Matcher line = BenchClient.KERNEL.matcher(BenchClient.kernelLine("echo-int", 12.345, 99.5, 4, new ProcessCost(100_000, 9, 0)));

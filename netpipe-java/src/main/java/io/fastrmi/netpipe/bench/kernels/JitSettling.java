@@ -5,8 +5,11 @@ import java.lang.management.ManagementFactory;
 import java.util.function.LongSupplier;
 
 /**
- * Waits until two JVMs' JIT compilers have settled: neither compiled anything for {@link #QUIET_MILLIS}.
- * The client runs every kernel's warm-up once, then waits here before timing any kernel. Without it,
+ * Waits until JVMs' JIT compilers have settled: none compiled anything for {@link #QUIET_MILLIS}.
+ * The client runs every kernel's warm-up once, then waits here before timing any kernel, asking the
+ * server's compile time over RMI; a run of first calls makes no call before them, so there the
+ * driver waits instead, reading the compiler threads' CPU time ({@link ThreadCosts#compilerNanos}).
+ * Without it,
  * a pair's first kernels were timed while the compiler still worked through its queue: the agent's
  * JVM compiles about three times the methods of stock's (2,088 against 664 on a null-call pair), so
  * RMI's own hot methods were compiled later, the compiler threads competed with the calls for the
@@ -28,9 +31,10 @@ public final class JitSettling {
     }
 
     /**
-     * Returns once the sum of {@code compilationMillis} has not moved for {@link #QUIET_MILLIS}, or
-     * after {@link #MAX_WAIT_MILLIS}; returns the milliseconds waited. Where a JVM does not report
-     * (a sum that stays -1 or below), it returns at once.
+     * Returns once the sum of {@code compilationMillis} (or any count that moves only while the JIT
+     * compiles) has not moved for {@link #QUIET_MILLIS}, or after {@link #MAX_WAIT_MILLIS}; returns
+     * the milliseconds waited. Where a JVM does not report (a sum that stays -1 or below), it
+     * returns at once.
      */
     public static long await(LongSupplier compilationMillis) throws InterruptedException {
         return await(compilationMillis, QUIET_MILLIS, MAX_WAIT_MILLIS);

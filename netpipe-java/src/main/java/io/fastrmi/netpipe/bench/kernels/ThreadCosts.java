@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 public final class ThreadCosts {
 
     private static final Path TASKS = Path.of("/proc/self/task");
-    private static final List<String> NOT_COUNTED = List.of("C1 CompilerThre", "C2 CompilerThre");
+    private static final List<String> COMPILER_THREADS = List.of("C1 CompilerThre", "C2 CompilerThre");
 
     /** By task id: {CPU ns, times put on a CPU}. */
     private final Map<Long, long[]> tasks;
@@ -109,17 +109,45 @@ public final class ThreadCosts {
         return new ThreadCosts(tasks, allocated);
     }
 
+    /**
+     * The CPU time so far of process {@code pid}'s JIT compiler threads, in ns; -1 where its
+     * {@code /proc} cannot be read. It moves only while the JIT compiles ({@link JitSettling}).
+     */
+    public static long compilerNanos(long pid) {
+        long sum = 0;
+        try (Stream<Path> all = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) all::iterator) {
+                try {
+                    if (isCompilerThread(task)) {
+                        sum += schedstat(task)[0];
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended while it was read: it compiles no more
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            return -1;
+        }
+        return sum;
+    }
+
     /** {CPU ns, times put on a CPU} of one task; null for a compiler thread or one that ended. */
     private static long[] ofTask(Path task) {
         try {
-            String name = Files.readString(task.resolve("comm")).strip();
-            if (NOT_COUNTED.stream().anyMatch(name::startsWith)) {
-                return null;
-            }
-            String[] fields = Files.readString(task.resolve("schedstat")).strip().split(" ");
-            return new long[] {Long.parseLong(fields[0]), Long.parseLong(fields[2])};
+            return isCompilerThread(task) ? null : schedstat(task);
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    private static boolean isCompilerThread(Path task) throws IOException {
+        String name = Files.readString(task.resolve("comm")).strip();
+        return COMPILER_THREADS.stream().anyMatch(name::startsWith);
+    }
+
+    /** {CPU ns, times put on a CPU}, from a task's {@code schedstat}. */
+    private static long[] schedstat(Path task) throws IOException {
+        String[] fields = Files.readString(task.resolve("schedstat")).strip().split(" ");
+        return new long[] {Long.parseLong(fields[0]), Long.parseLong(fields[2])};
     }
 }
