@@ -432,10 +432,12 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			else if (waiting && adaptive && !paused) /* a wait after a pause did not try to spin */
 				fr_wait_learn(budget, nested ? FR_WAIT_NESTED_SPIN_FACTOR * ctx->spin_nsec : ctx->spin_nsec,
 					      fr_now_nsec() - start, !blocked);
-			if (waiting && ready == fr_recv_ready) {
+			/* A pause is measured from the data last taken by a poll, waited for or not: a reader
+			 * whose replies came before it looked had none, and its first wait after a pause spun. */
+			if (ready == fr_recv_ready)
 				s->rx_data_at = fr_now_nsec();
+			if (waiting && ready == fr_recv_ready)
 				s->nudged_until = 0; /* spent on this wait; a writer's wait leaves the reader's nudge */
-			}
 			ret = 0;
 			break;
 		}
