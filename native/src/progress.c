@@ -434,10 +434,11 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 					      fr_now_nsec() - start, !blocked);
 			/* A pause is measured from the data last taken by a poll, waited for or not: a reader
 			 * whose replies came before it looked had none, and its first wait after a pause spun. */
-			if (ready == fr_recv_ready)
+			if (ready == fr_recv_ready) {
 				s->rx_data_at = fr_now_nsec();
-			if (waiting && ready == fr_recv_ready)
-				s->nudged_until = 0; /* spent on this wait; a writer's wait leaves the reader's nudge */
+				if (waiting)
+					s->nudged_until = 0; /* spent on this wait; a writer's wait leaves the reader's nudge */
+			}
 			ret = 0;
 			break;
 		}

@@ -9,11 +9,11 @@ import java.util.function.LongSupplier;
  * The client runs every kernel's warm-up once, then waits here before timing any kernel, asking the
  * server's compile time over RMI; a run of first calls makes no call before them, so there the
  * driver waits instead, reading the compiler threads' CPU time ({@link ThreadCosts#compilerNanos}).
- * Without it,
- * a pair's first kernels were timed while the compiler still worked through its queue: the agent's
- * JVM compiles about three times the methods of stock's (2,088 against 664 on a null-call pair), so
- * RMI's own hot methods were compiled later, the compiler threads competed with the calls for the
- * two cores, and the calls' waits saw a crowded machine and blocked. Stock and agent wait alike.
+ * Without it, a pair's first kernels were timed while the compiler still worked through its
+ * queue: the agent's JVM compiles about three times the methods of stock's (2,088 against 664 on a
+ * null-call pair), so RMI's own hot methods were compiled later, the compiler threads competed with
+ * the calls for the two cores, and the calls' waits saw a crowded machine and blocked. Stock and
+ * agent wait alike.
  */
 public final class JitSettling {
 
