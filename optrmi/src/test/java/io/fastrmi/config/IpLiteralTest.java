@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
@@ -64,6 +65,10 @@ class IpLiteralTest {
         boolean v4 = text.matches("\\d{1,3}(\\.\\d{1,3}){3}");
         boolean v6 = text.contains(":") && text.matches("[0-9A-Fa-f:.]+");
         if (!v4 && !v6 || Character.digit(text.charAt(0), 16) < 0 && text.charAt(0) != ':') {
+            return null;
+        }
+        // InetAddress sends a dotted quad with a part above 255 to DNS: no literal, and a lookup per text
+        if (v4 && Arrays.stream(text.split("\\.")).anyMatch(part -> Integer.parseInt(part) > 255)) {
             return null;
         }
         try {

@@ -31,13 +31,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * sets how many of each (5,000 in {@code make test}; {@code make fuzz} runs 500,000 of each), and
  * {@code -Dfastrmi.fuzz.seed=S} repeats a run (the seed is printed). {@code -Dfastrmi.fuzz.lanes=L}
  * splits them over L fuzzers at once (seeds S, S+1, ...) against the one server, and L answer
- * clients: a fuzzer mostly waits, so a full-size run goes L times faster.
+ * clients (2 in {@code make test}): a fuzzer mostly waits, so a full-size run goes L times faster.
  */
 class AddressFuzzIT {
 
     private static final int COUNT = Integer.getInteger("fastrmi.fuzz.count", 5_000);
     private static final long SEED = Long.getLong("fastrmi.fuzz.seed", System.nanoTime());
-    private static final int LANES = Math.max(1, Integer.getInteger("fastrmi.fuzz.lanes", 1));
+    private static final int LANES = Math.max(1, Integer.getInteger("fastrmi.fuzz.lanes", 2));
     private static final String TRANSPORTS = "ofi:shm, ucx:shm, ofi:tcp;ofi_rxm, ucx:tcp, tcp";
     /** How long a fuzz may run: about 100 answers a second here, more offers. */
     private static final Duration LIMIT = Duration.ofSeconds(120 + COUNT / LANES / 20);
