@@ -295,6 +295,8 @@ static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
 		memcpy(s->ring + tail, s->rx->buf + sizeof(hdr), first);
 		memcpy(s->ring, s->rx->buf + sizeof(hdr) + first, hdr.len - first);
 		s->ring_count += hdr.len;
+		if (hdr.len >= FR_WAIT_STREAMING_BYTES)
+			s->rx_bulk_at = fr_now_nsec();
 		if (s->peer->bell != NULL && s->ctx->be->sender_waits_from > 0 && len >= s->ctx->be->sender_waits_from)
 			fr_bell_ring(s->peer->bell, s->peer_id);
 		break;

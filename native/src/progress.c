@@ -377,6 +377,12 @@ static int fr_spins_beside_crowd(struct fastrmi_stream *s, int cpu, uint64_t now
 					    fr_streams_asleep_lately(s->ctx, now));
 }
 
+/* Whether a wait of s for ready is inside a transfer (wait.h, FR_WAIT_STREAMING_NSEC). */
+static int fr_stream_streaming(const struct fastrmi_stream *s, fr_ready_fn ready, uint64_t now)
+{
+	return fr_wait_streaming(now, s->tx_inflight, ready == fr_recv_ready ? s->rx_bulk_at : 0);
+}
+
 /*
  * Waits (lock held) until ready(s). 0 when ready, else a negative code (message in err).
  * Spins first for as long as the stream's budget says (wait.h), and stops spinning early when
@@ -391,9 +397,9 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 	struct fastrmi_ctx *ctx = s->ctx;
 	struct fr_wait_budget *budget = ready == fr_recv_ready ? &s->rx_wait : &s->tx_wait;
 	int adaptive = ctx->wait_mode == FASTRMI_WAIT_ADAPTIVE;
-	uint64_t start = 0, spin = 0, now, nudged_since = 0;
+	uint64_t start = 0, spin = 0, now, nudged_since = 0, budget_spin = 0;
 	unsigned long wakes = 0, nudged_wakes = 0;
-	int waiting = 0, blocked = 0, counted = 0, nudged = 0, nested = 0, paused = 0, crowded, beside_crowd, cpu;
+	int waiting = 0, blocked = 0, counted = 0, nudged = 0, nested = 0, paused = 0, streams = 0, crowded, beside_crowd, cpu;
 	enum fr_may_poll may_poll = FR_MAY_POLL;
 	unsigned long block_wakes = 0;
 	int ret;
@@ -487,6 +493,11 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 				spin = fr_wait_spin_for(budget, (enum fastrmi_wait_mode)ctx->wait_mode, ctx->spin_nsec,
 							crowded && !beside_crowd);
 			}
+			/* Inside a transfer the rest is on its way: spin through it while it lasts. */
+			budget_spin = spin;
+			streams = adaptive && !paused && !(crowded && !beside_crowd) && fr_stream_streaming(s, ready, now);
+			if (streams && spin < FR_WAIT_STREAMING_NSEC)
+				spin = FR_WAIT_STREAMING_NSEC;
 			if (spin > 0 && adaptive && ctx->spinners >= fr_wait_spinners_max())
 				spin = 0;
 			/* It nudged the stream whose data comes first: that one's reader spins, not this. */
@@ -498,9 +509,12 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 				counted = 1;
 				if (beside_crowd)
 					ctx->wait_counts.spun_crowded++;
+				if (streams)
+					ctx->wait_counts.streamed++;
 			}
 		}
-		if (!blocked && now - start < spin && ctx->wakes == wakes) {
+		if (!blocked && now - start < spin && ctx->wakes == wakes &&
+		    (now - start < budget_spin || !streams || fr_stream_streaming(s, ready, now))) {
 			/* Spin, but let other threads of this context at the lock. */
 			pthread_mutex_unlock(&ctx->lock);
 			fr_relax();

@@ -381,6 +381,11 @@ int fr_wait_follows_pause(uint64_t now_nsec, uint64_t last_data_nsec)
 	return last_data_nsec != 0 && now_nsec - last_data_nsec > FR_WAIT_PAUSE_NSEC;
 }
 
+int fr_wait_streaming(uint64_t now_nsec, unsigned sends_in_flight, uint64_t bulk_nsec)
+{
+	return sends_in_flight > 0 || (bulk_nsec != 0 && now_nsec - bulk_nsec < FR_WAIT_STREAMING_NSEC);
+}
+
 int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;

@@ -2070,6 +2070,68 @@ out:
 	return ret;
 }
 
+/* ---- a transfer's waits spin through it ----------------------------------------------- *
+ *
+ * Echoes of 1 MiB, then of 4 B, under adaptive waiting: the echoes' waits for the rest of a
+ * transfer (the parent's for its reply while its own messages are still going out, the child's
+ * for the rest after a large message) spin through it (wait.h, FR_WAIT_STREAMING_NSEC), where
+ * they slept and left the other end waiting for their wake-up; a 4 B echo's waits are never such.
+ */
+#define STREAMING_ECHOES 20
+#define STREAMING_BYTES (1024 * 1024)
+
+static int streaming_echoes(struct side *s, fastrmi_stream *st, unsigned char *buf, size_t len, char *why, size_t whylen)
+{
+	for (int i = 0; i < STREAMING_ECHOES; i++) {
+		if (!s->is_child && send_all(st, buf, len, why, whylen) != 0)
+			return -1;
+		if (recv_exact(st, buf, len, len, why, whylen) != 0)
+			return -1;
+		if (s->is_child && send_all(st, buf, len, why, whylen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int streaming_side(struct side *s, char *why, size_t whylen)
+{
+	fastrmi_stream *st = NULL;
+	struct fastrmi_wait_counts before, after;
+	unsigned char *buf = malloc(STREAMING_BYTES);
+	uint64_t large, small;
+	int ret = -1;
+
+	if (buf == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	memset(buf, 0x5a, STREAMING_BYTES);
+	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	if (streaming_echoes(s, st, buf, STREAMING_BYTES, why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	large = after.streamed - before.streamed;
+	usleep(2000); /* the last chunk's rule ends (FR_WAIT_STREAMING_NSEC) */
+	fastrmi_ctx_wait_counts(s->ctx, &before);
+	if (streaming_echoes(s, st, buf, 4, why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_wait_counts(s->ctx, &after);
+	small = after.streamed - before.streamed;
+	if (large < STREAMING_ECHOES || small != 0) {
+		snprintf(why, whylen, "%s: %" PRIu64 " waits spun through a transfer in %d echoes of 1 MiB (want %d or "
+			 "more), %" PRIu64 " in as many of 4 B (want 0)", s->is_child ? "child" : "parent", large,
+			 STREAMING_ECHOES, STREAMING_ECHOES, small);
+		goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
 /* X carries the child's calls (ids 1 and 2), Y the parent's callbacks (3 and 4). */
 static int nested_side(struct side *s, char *why, size_t whylen)
 {
@@ -2680,6 +2742,15 @@ static void run_config(const struct config *cfg)
 		parent = run_pair(cfg, nested_side, nested_side, why, sizeof(why), NULL, &child);
 		report(cfg, "a server's wait for its callback's reply spins up to 3 spins, answered spinning; "
 		       "after the call's reply the same wait sleeps", parent, why, child, 0);
+	}
+
+	/* Not ofi shm: it injects every message, of its inject size (4 KiB), so no send of its stays in
+	 * flight and no message is large (wait.h). */
+	if (cfg->wait_mode == FASTRMI_WAIT_ADAPTIVE &&
+	    !(cfg->backend == FASTRMI_BACKEND_OFI && strcmp(cfg->provider, "shm") == 0)) {
+		parent = run_pair(cfg, streaming_side, streaming_side, why, sizeof(why), NULL, &child);
+		report(cfg, "adaptive waiting: waits inside a 1 MiB echo spin through the transfer, a 4 B echo's never",
+		       parent, why, child, 0);
 	}
 
 	parent = run_pair(cfg, pause_side, pause_side, why, sizeof(why), NULL, &child);

@@ -167,6 +167,11 @@ static void test_crowded_by(void)
 		      !fr_wait_follows_pause(2 * FR_WAIT_PAUSE_NSEC, FR_WAIT_PAUSE_NSEC) &&
 		      fr_wait_follows_pause(2 * FR_WAIT_PAUSE_NSEC + 1, FR_WAIT_PAUSE_NSEC),
 	      "decided otherwise");
+	CHECK("a wait is inside a transfer while its own sends are in flight, or up to 500 us after a large message came",
+	      fr_wait_streaming(10 * FR_WAIT_STREAMING_NSEC, 1, 0) && !fr_wait_streaming(10 * FR_WAIT_STREAMING_NSEC, 0, 0) &&
+		      fr_wait_streaming(2 * FR_WAIT_STREAMING_NSEC - 1, 0, FR_WAIT_STREAMING_NSEC) &&
+		      !fr_wait_streaming(2 * FR_WAIT_STREAMING_NSEC, 0, FR_WAIT_STREAMING_NSEC),
+	      "decided otherwise");
 	CHECK("the first look is due at once; later ones once the time passed and enough waits asked: sparse waits "
 	      "(a call every 10 ms) do not pay a look each",
 	      fr_wait_look_due(5, 0, 0) &&
