@@ -2113,7 +2113,7 @@ static int streaming_side(struct side *s, char *why, size_t whylen)
 		goto out;
 	fastrmi_ctx_wait_counts(s->ctx, &after);
 	large = after.streamed - before.streamed;
-	usleep(2000); /* the last chunk's rule ends (FR_WAIT_STREAMING_NSEC) */
+	usleep(2000); /* the last large message's rule ends (FR_WAIT_STREAMING_NSEC) */
 	fastrmi_ctx_wait_counts(s->ctx, &before);
 	if (streaming_echoes(s, st, buf, 4, why, whylen) != 0)
 		goto out;
