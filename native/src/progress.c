@@ -495,7 +495,8 @@ static int fr_wait_loop(struct fastrmi_stream *s, fr_ready_fn ready, uint64_t de
 			}
 			/* Inside a transfer the rest is on its way: spin through it while it lasts. */
 			budget_spin = spin;
-			streams = adaptive && !paused && !(crowded && !beside_crowd) && fr_stream_streaming(s, ready, now);
+			streams = adaptive && !paused && !(crowded && !beside_crowd) && fr_wait_process_warm() &&
+				  fr_stream_streaming(s, ready, now);
 			if (streams && spin < FR_WAIT_STREAMING_NSEC)
 				spin = FR_WAIT_STREAMING_NSEC;
 			if (spin > 0 && adaptive && ctx->spinners >= fr_wait_spinners_max())

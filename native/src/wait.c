@@ -386,11 +386,18 @@ int fr_wait_streaming(uint64_t now_nsec, unsigned sends_in_flight, uint64_t bulk
 	return sends_in_flight > 0 || (bulk_nsec != 0 && now_nsec - bulk_nsec < FR_WAIT_STREAMING_NSEC);
 }
 
+/* Waits that asked whether the machine is crowded so far, up to FR_WAIT_COLD_WAITS. */
+static _Atomic unsigned waits;
+
+int fr_wait_process_warm(void)
+{
+	return atomic_load_explicit(&waits, memory_order_relaxed) >= FR_WAIT_COLD_WAITS;
+}
+
 int fr_wait_machine_crowded(uint64_t now_nsec)
 {
 	static _Atomic uint64_t checked_nsec;
 	static _Atomic unsigned looks; /* crowded looks in a row */
-	static _Atomic unsigned waits; /* asked so far, up to FR_WAIT_COLD_WAITS */
 	static _Atomic unsigned asks;  /* since the last look, up to FR_WAIT_CROWD_CHECK_ASKS */
 	uint64_t last = atomic_load_explicit(&checked_nsec, memory_order_relaxed);
 	unsigned looks_now, asked;
@@ -399,7 +406,7 @@ int fr_wait_machine_crowded(uint64_t now_nsec)
 	ssize_t n;
 	int fd;
 
-	warm = atomic_load_explicit(&waits, memory_order_relaxed) >= FR_WAIT_COLD_WAITS;
+	warm = fr_wait_process_warm();
 	if (!warm)
 		atomic_fetch_add_explicit(&waits, 1, memory_order_relaxed);
 	asked = atomic_load_explicit(&asks, memory_order_relaxed);

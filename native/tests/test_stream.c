@@ -2076,13 +2076,16 @@ out:
  * transfer (the parent's for its reply while its own messages are still going out, the child's
  * for the rest after a large message) spin through it (wait.h, FR_WAIT_STREAMING_NSEC), where
  * they slept and left the other end waiting for their wake-up; a 4 B echo's waits are never such.
+ * Only once the process is warm (its first FR_WAIT_COLD_WAITS waits): small echoes first.
  */
 #define STREAMING_ECHOES 20
+#define STREAMING_WARM_ECHOES 12000
 #define STREAMING_BYTES (1024 * 1024)
 
-static int streaming_echoes(struct side *s, fastrmi_stream *st, unsigned char *buf, size_t len, char *why, size_t whylen)
+static int streaming_echoes(struct side *s, fastrmi_stream *st, unsigned char *buf, size_t len, int echoes,
+			    char *why, size_t whylen)
 {
-	for (int i = 0; i < STREAMING_ECHOES; i++) {
+	for (int i = 0; i < echoes; i++) {
 		if (!s->is_child && send_all(st, buf, len, why, whylen) != 0)
 			return -1;
 		if (recv_exact(st, buf, len, len, why, whylen) != 0)
@@ -2106,16 +2109,18 @@ static int streaming_side(struct side *s, char *why, size_t whylen)
 		return -1;
 	}
 	memset(buf, 0x5a, STREAMING_BYTES);
-	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
+	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0 ||
+	    streaming_echoes(s, st, buf, 4, STREAMING_WARM_ECHOES, why, whylen) != 0)
 		goto out;
+	usleep(2000);
 	fastrmi_ctx_wait_counts(s->ctx, &before);
-	if (streaming_echoes(s, st, buf, STREAMING_BYTES, why, whylen) != 0)
+	if (streaming_echoes(s, st, buf, STREAMING_BYTES, STREAMING_ECHOES, why, whylen) != 0)
 		goto out;
 	fastrmi_ctx_wait_counts(s->ctx, &after);
 	large = after.streamed - before.streamed;
 	usleep(2000); /* the last large message's rule ends (FR_WAIT_STREAMING_NSEC) */
 	fastrmi_ctx_wait_counts(s->ctx, &before);
-	if (streaming_echoes(s, st, buf, 4, why, whylen) != 0)
+	if (streaming_echoes(s, st, buf, 4, STREAMING_ECHOES, why, whylen) != 0)
 		goto out;
 	fastrmi_ctx_wait_counts(s->ctx, &after);
 	small = after.streamed - before.streamed;
