@@ -335,7 +335,7 @@ struct fastrmi_wait_counts {
 	uint64_t nested;            /* waits for data inside a nested call (a callback's reply to a server's thread) */
 	uint64_t nested_spun;       /* ... that spinning answered */
 	uint64_t after_pause;       /* waits for data that followed a pause of the stream's (over 1 ms): no spin */
-	uint64_t streamed;          /* waits inside a transfer (own sends in flight, a whole chunk just in) that spun through it */
+	uint64_t streamed;          /* waits inside a transfer (own sends in flight, a large message just in) that spun through it */
 };
 FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts);
 

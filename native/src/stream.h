@@ -72,7 +72,7 @@ struct fastrmi_stream {
 	struct fr_wait_budget tx_wait; /* for credit or a send buffer */
 	uint64_t rx_waited_nsec; /* moving average of its waits for data, short or long */
 	uint64_t rx_wait_since;  /* when its current wait for data began (0: none) */
-	uint64_t rx_data_at;     /* when its last wait for data ended with data (0: none yet) */
+	uint64_t rx_data_at;     /* when a receive last took data in by a poll, waited for or not (0: none yet) */
 	uint64_t rx_bulk_at;     /* when a DATA message of FR_WAIT_STREAMING_BYTES or more last came: its writer is mid-write (0: none) */
 	uint64_t nudged_until;   /* another thread said its data is due: spin for it until then (0: no) */
 	int nudging;             /* its reader nudged another stream's and waits without spinning */

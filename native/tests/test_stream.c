@@ -2112,7 +2112,6 @@ static int streaming_side(struct side *s, char *why, size_t whylen)
 	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0 ||
 	    streaming_echoes(s, st, buf, 4, STREAMING_WARM_ECHOES, why, whylen) != 0)
 		goto out;
-	usleep(2000);
 	fastrmi_ctx_wait_counts(s->ctx, &before);
 	if (streaming_echoes(s, st, buf, STREAMING_BYTES, STREAMING_ECHOES, why, whylen) != 0)
 		goto out;
