@@ -340,6 +340,17 @@ struct fastrmi_wait_counts {
 FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_counts *counts);
 
 /*
+ * Where the DATA bytes a context received went, since it opened: straight into their stream's
+ * window (a stream amid large messages, where receives go in pieces: UCX), or through
+ * the stream's receive buffer, which costs one copy more.
+ */
+struct fastrmi_receive_counts {
+	uint64_t bytes_in_window;
+	uint64_t bytes_through_buffer;
+};
+FASTRMI_API void fastrmi_ctx_receive_counts(fastrmi_ctx *ctx, struct fastrmi_receive_counts *counts);
+
+/*
  * Closes the context: every stream still open on it must be closed first (streams left
  * open are closed here). Frees everything; NULL is ignored.
  */

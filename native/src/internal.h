@@ -47,6 +47,7 @@ int fr_check_signal_settings(char *err, size_t errlen);
 
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include <rdma/fabric.h>
 #include <ucp/api/ucp.h>
@@ -98,13 +99,27 @@ struct fr_op {
 struct fastrmi_stream;
 struct fr_peer;
 
-/* One posted receive: a stream's bounce buffer; orphaned when its stream closes. */
+/* A receive into a stream's window: the header, the window up to its end, the window from its start. */
+#define FR_RX_PIECES 3
+
+/*
+ * One posted receive: into a stream's bounce buffer, or (in_window) the header into buf and the
+ * payload straight into the free part of the stream's window (fr_post_rx); orphaned when its
+ * stream closes.
+ */
 struct fr_rx {
 	struct fr_op op;
 	struct fastrmi_stream *owner; /* NULL: orphan, freed by its completion */
 	struct fr_rx *next_orphan;
 	struct fr_rx *prev_orphan;
 	int posted;
+	int in_window;
+	size_t window_at;        /* in_window: where the payload lands, the window's tail at posting */
+	struct iovec piece[FR_RX_PIECES]; /* in_window: where each part of the message lands */
+	int pieces;
+	ucp_dt_iov_t ucx_piece[FR_RX_PIECES]; /* UCX: piece as UCX takes it, which reads it until completion */
+	/* An orphan posted into its stream's window: the window, freed with the orphan. */
+	unsigned char *window;
 	/* An orphan that drains its closed stream's messages until this time (0: it does not):
 	 * the peer's data in flight is taken and dropped, so it does not wait on us. */
 	uint64_t drain_tag;
@@ -245,7 +260,8 @@ struct fr_backend {
 	int (*peer_reuse)(struct fastrmi_ctx *ctx, struct fr_peer *peer, char *err, size_t errlen);
 	/* Whether the peer's process is known to be gone (fastrmi_ctx_peers_gone). NULL: never known. */
 	int (*peer_is_gone)(struct fastrmi_ctx *ctx, struct fr_peer *peer);
-	/* 0 posted, -FI_EAGAIN-like 1 = try again later, <0 error (message in err) */
+	/* 0 posted, -FI_EAGAIN-like 1 = try again later, <0 error (message in err); into rx->buf,
+	 * or into rx->piece when rx->in_window */
 	int (*post_recv)(struct fastrmi_ctx *ctx, struct fr_rx *rx, uint64_t tag, char *err, size_t errlen);
 	void (*cancel_recv)(struct fastrmi_ctx *ctx, struct fr_rx *rx);
 	/* 0 posted (completion later), 1 try again later, 2 done already, <0 error */
@@ -285,6 +301,8 @@ struct fastrmi_ctx {
 	size_t peer_rings_upto;
 	/* The most payload one DATA message carries: FR_CHUNK, or less where the backend says (ofi:shm). */
 	size_t chunk;
+	/* Whether the backend's post_recv takes a receive in pieces (rx->in_window, rx->piece): set by its open. */
+	int recv_in_pieces;
 	int poller;                /* a thread is in be->block (contexts without a doorbell) */
 	struct fastrmi_stream *poller_stream; /* the stream it waits for */
 	struct fastrmi_stream *sleeping;      /* streams with threads asleep on their cond or doorbell */
@@ -297,6 +315,7 @@ struct fastrmi_ctx {
 	struct fastrmi_stream *deputy_wanted; /* woken to become the deputy (fr_wait) */
 	uint64_t free_since;       /* when the wait object was last left with nobody polling */
 	struct fastrmi_wait_counts wait_counts;
+	struct fastrmi_receive_counts receive_counts;
 	uint64_t woken_waits_nsec; /* rx_waited_nsec of the stream woken last (fr_wait_loop) */
 	int failed;
 	char fail_msg[256];

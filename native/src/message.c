@@ -202,12 +202,44 @@ void fr_ring_peer(struct fastrmi_stream *s, int *ring)
 	}
 }
 
+/*
+ * Whether the stream's next message goes straight into its window: amid a transfer (a large
+ * message within FR_RECV_IN_WINDOW_NSEC), on a backend that receives in pieces, while the window
+ * has room for a whole chunk after its tail. The room is that of the receive buffer, so any message
+ * the buffer takes fits: a peer's longer one fails the receive as it would there. The tail stays
+ * where it is until the message comes (fr_ring_taken), and the header lands in the buffer.
+ */
+static void fr_rx_aim(struct fastrmi_stream *s)
+{
+	struct fr_rx *rx = s->rx;
+	size_t tail, first;
+
+	rx->in_window = 0;
+	rx->pieces = 0;
+	if (!s->ctx->recv_in_pieces || s->rx_bulk_at == 0 ||
+	    FASTRMI_STREAM_WINDOW - s->ring_count - s->ring_claimed < FR_CHUNK ||
+	    fr_now_nsec() - s->rx_bulk_at > FR_RECV_IN_WINDOW_NSEC)
+		return;
+	tail = (s->ring_head + s->ring_count) % FASTRMI_STREAM_WINDOW;
+	first = FASTRMI_STREAM_WINDOW - tail;
+	if (first > FR_CHUNK)
+		first = FR_CHUNK;
+	rx->piece[0] = (struct iovec){ .iov_base = rx->buf, .iov_len = sizeof(struct fr_msg_hdr) };
+	rx->piece[1] = (struct iovec){ .iov_base = s->ring + tail, .iov_len = first };
+	rx->pieces = 2;
+	if (first < FR_CHUNK)
+		rx->piece[rx->pieces++] = (struct iovec){ .iov_base = s->ring, .iov_len = FR_CHUNK - first };
+	rx->in_window = 1;
+	rx->window_at = tail;
+}
+
 void fr_post_rx(struct fastrmi_stream *s)
 {
 	char msg[200];
 	int ret;
 
 	msg[0] = '\0'; /* a backend that fails without a word leaves "", not stack bytes */
+	fr_rx_aim(s);
 	ret = s->ctx->be->post_recv(s->ctx, s->rx, s->local_id, msg, sizeof(msg));
 	if (ret == 0) {
 		s->rx->posted = 1;
@@ -289,11 +321,21 @@ static void fr_stream_deliver(struct fastrmi_stream *s, size_t len)
 			return;
 		}
 		tail = (s->ring_head + s->ring_count) % FASTRMI_STREAM_WINDOW;
-		first = FASTRMI_STREAM_WINDOW - tail;
-		if (first > hdr.len)
-			first = hdr.len;
-		memcpy(s->ring + tail, s->rx->buf + sizeof(hdr), first);
-		memcpy(s->ring, s->rx->buf + sizeof(hdr) + first, hdr.len - first);
+		if (s->rx->in_window) {
+			/* Landed in place: the tail stayed where the receive was posted (fr_ring_taken). */
+			if (s->rx->window_at != tail) {
+				fr_stream_fail(s, FASTRMI_ERR_PROTOCOL, "internal: the window's tail moved under a receive");
+				return;
+			}
+			s->ctx->receive_counts.bytes_in_window += hdr.len;
+		} else {
+			first = FASTRMI_STREAM_WINDOW - tail;
+			if (first > hdr.len)
+				first = hdr.len;
+			memcpy(s->ring + tail, s->rx->buf + sizeof(hdr), first);
+			memcpy(s->ring, s->rx->buf + sizeof(hdr) + first, hdr.len - first);
+			s->ctx->receive_counts.bytes_through_buffer += hdr.len;
+		}
 		s->ring_count += hdr.len;
 		if (hdr.len >= FR_WAIT_STREAMING_BYTES)
 			s->rx_bulk_at = fr_now_nsec();
@@ -361,6 +403,7 @@ void fr_rx_done(struct fastrmi_ctx *ctx, struct fr_rx *rx, int status, size_t le
 		/* Its stream is gone (closed while the receive was posted). Draining, it drops
 		 * the message and takes the next, until the peer's FIN or CLOSE says no more
 		 * comes or the time is up. */
+		rx->in_window = 0; /* what it drains is dropped: into its buffer */
 		if (status == 0 && fr_orphan_drains_on(rx, len) &&
 		    ctx->be->post_recv(ctx, rx, rx->drain_tag, NULL, 0) == 0) {
 			rx->posted = 1;

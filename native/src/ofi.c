@@ -670,6 +670,12 @@ static int fr_ofi_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	if (ret != 0)
 		return fr_ofi_fail(err, errlen, "fi_enable", ret);
 	ofi->inject_size = ofi->info->tx_attr->inject_size;
+	/*
+	 * No receives in pieces (fr_rx_aim): tried with fi_trecvv, libfabric 1.17's rxm over tcp
+	 * crashed in fi_close of a context one of whose streams had closed with such a receive
+	 * posted and a peer's data unread (test_stream's reset case, 2026-12-07).
+	 */
+	ctx->recv_in_pieces = 0;
 	/* shm's address vector holds as many peers as its domain has endpoints (SMR_MAX_PEERS), and
 	 * we never reuse a place (keeps_idle_peers): that is this context's peers for life. */
 	if (strcmp(provider, "shm") == 0) {

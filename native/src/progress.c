@@ -635,6 +635,16 @@ FASTRMI_API void fastrmi_ctx_wait_counts(fastrmi_ctx *ctx, struct fastrmi_wait_c
 	pthread_mutex_unlock(&ctx->lock);
 }
 
+FASTRMI_API void fastrmi_ctx_receive_counts(fastrmi_ctx *ctx, struct fastrmi_receive_counts *counts)
+{
+	memset(counts, 0, sizeof(*counts));
+	if (ctx == NULL)
+		return;
+	pthread_mutex_lock(&ctx->lock);
+	*counts = ctx->receive_counts;
+	pthread_mutex_unlock(&ctx->lock);
+}
+
 FASTRMI_API int fastrmi_stream_nudge(fastrmi_stream *s, uint64_t spin_nsec, char *err, size_t errlen)
 {
 	struct fastrmi_ctx *ctx;

@@ -68,14 +68,15 @@ static void fr_pages_free(void *p, size_t size, const char *what)
 		fprintf(stderr, "libfastrmi: munmap %s: %s\n", what, strerror(errno));
 }
 
-void fr_rx_free(struct fr_rx *rx)
-{
-	fr_pages_free(rx, sizeof(*rx), "receive buffer");
-}
-
 static void fr_ring_free(unsigned char *ring)
 {
 	fr_pages_free(ring, FASTRMI_STREAM_WINDOW, "stream window");
+}
+
+void fr_rx_free(struct fr_rx *rx)
+{
+	fr_ring_free(rx->window);
+	fr_pages_free(rx, sizeof(*rx), "receive buffer");
 }
 
 /* ---- stream table ------------------------------------------------------------------ */
@@ -415,7 +416,8 @@ static size_t fr_ring_take(struct fastrmi_stream *s, size_t n)
  */
 static void fr_ring_taken(struct fastrmi_stream *s, size_t n)
 {
-	if (s->ring_count == 0)
+	/* Not under a receive posted into the window: its message lands at the tail it had. */
+	if (s->ring_count == 0 && !(s->rx->posted && s->rx->in_window))
 		s->ring_head = 0;
 	s->unreported += n;
 	fr_stream_took(s, n);
@@ -662,6 +664,10 @@ void fr_stream_free(struct fastrmi_stream *s)
 		/* The provider may still write the buffer: it is freed when the receive
 		 * completes (cancelled), or when the context closes. */
 		rx->owner = NULL;
+		if (rx->in_window) {
+			rx->window = s->ring; /* the provider may still write there */
+			s->ring = NULL;
+		}
 		rx->prev_orphan = NULL;
 		rx->next_orphan = ctx->orphans;
 		if (ctx->orphans != NULL)

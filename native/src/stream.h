@@ -19,6 +19,13 @@
  * without the context's lock (a few microseconds of memcpy); a smaller one is quicker done than
  * the lock taken again. */
 #define FR_COPY_UNLOCKED_MIN (16 * 1024)
+/*
+ * A stream that received a DATA message of FR_WAIT_STREAMING_BYTES or more within this time
+ * receives into its window (fr_post_rx): its transfer's messages skip the receive buffer's copy.
+ * Not sooner: a small message's stream keeps its window starting over at its first pages
+ * (fr_ring_taken), which a receive posted into the window's tail would hold it from.
+ */
+#define FR_RECV_IN_WINDOW_NSEC (50u * 1000000u)
 /* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
 #define FR_BUSY_BLOCK_MAX_MS 64
 /* Arms in a row answered "busy" with nothing delivered, before we sleep anyway. */

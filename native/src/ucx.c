@@ -924,6 +924,7 @@ static int fr_ucx_open(struct fastrmi_ctx *ctx, const char *provider, char *err,
 	if (ret != FASTRMI_OK)
 		return ret;
 	ctx->peer_can_block_others = fr_ucx_may_use_shm(tls);
+	ctx->recv_in_pieces = 1; /* any datatype, any protocol (fr_ucx_post_recv) */
 	/* Every call is made under the context mutex, one thread at a time. */
 	worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
 	worker_params.thread_mode = UCS_THREAD_MODE_SERIALIZED;
@@ -1054,7 +1055,18 @@ static int fr_ucx_post_recv(struct fastrmi_ctx *ctx, struct fr_rx *rx, uint64_t 
 			     UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
 	param.cb.recv = fr_ucx_recv_cb;
 	param.user_data = &rx->op;
-	req = ucp_tag_recv_nbx(ctx->ucx->worker, rx->buf, sizeof(rx->buf), tag, (ucp_tag_t)-1, &param);
+	if (rx->in_window) {
+		/* UCX reads the pieces until the receive completes: they live in rx. */
+		for (int i = 0; i < rx->pieces; i++)
+			rx->ucx_piece[i] = (ucp_dt_iov_t){ .buffer = rx->piece[i].iov_base,
+							   .length = rx->piece[i].iov_len };
+		param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+		param.datatype = ucp_dt_make_iov();
+		req = ucp_tag_recv_nbx(ctx->ucx->worker, rx->ucx_piece, (size_t)rx->pieces, tag, (ucp_tag_t)-1,
+				       &param);
+	} else {
+		req = ucp_tag_recv_nbx(ctx->ucx->worker, rx->buf, sizeof(rx->buf), tag, (ucp_tag_t)-1, &param);
+	}
 	if (UCS_PTR_IS_ERR(req))
 		return fr_ucx_fail(err, errlen, "ucp_tag_recv_nbx", UCS_PTR_STATUS(req));
 	rx->op.ucx_req = req;

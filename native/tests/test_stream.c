@@ -2136,6 +2136,117 @@ out:
 	return ret;
 }
 
+/* ---- a transfer's messages land in the window ------------------------------------------ *
+ *
+ * On a backend that receives in pieces (UCX), a stream amid large messages
+ * receives them straight into its window, one copy less than through its receive buffer
+ * (message.c, fr_rx_aim); a stream of small messages never does, so its window starts over at its
+ * first pages. The echoes are of 1 MiB and 4 KiB more, read in odd pieces, so that messages land
+ * across the window's end and behind bytes not yet read; every byte is checked. Then the child
+ * closes amid the parent's next transfer: its receive posted into the window drains what still
+ * comes (AddressSanitizer sees a write after the window went).
+ */
+#define WINDOW_SMALL_ECHOES 200
+#define WINDOW_ECHOES 12
+#define WINDOW_BYTES (MIB + 4096)
+
+/* Whether the config's messages can land in the window: receives in pieces (UCX; not libfabric, ofi.c). */
+static int window_receives(const struct config *cfg)
+{
+	return cfg->backend == FASTRMI_BACKEND_UCX;
+}
+
+static int window_echoes(struct side *s, fastrmi_stream *st, unsigned char *buf, size_t len, int echoes,
+			 char *why, size_t whylen)
+{
+	for (int i = 0; i < echoes; i++) {
+		size_t bad;
+
+		if (!s->is_child)
+			fill(buf, len, (unsigned)i);
+		if ((!s->is_child && send_all(st, buf, len, why, whylen) != 0) ||
+		    recv_exact(st, buf, len, 70001 + (size_t)i * 4099, why, whylen) != 0)
+			return -1;
+		bad = verify(buf, len, (unsigned)i);
+		if (bad != len) {
+			snprintf(why, whylen, "echo %d of %zu bytes differs at byte %zu", i, len, bad);
+			return -1;
+		}
+		if (s->is_child && send_all(st, buf, len, why, whylen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int window_side(struct side *s, char *why, size_t whylen)
+{
+	struct fastrmi_receive_counts before, small, large;
+	fastrmi_stream *st = NULL, *after = NULL;
+	unsigned char *buf = malloc(WINDOW_BYTES);
+	uint64_t want_large;
+	char err[ERRMSG];
+	int ret = -1;
+
+	if (buf == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	if (open_stream(s, s->is_child ? 2 : 1, s->is_child ? 1 : 2, &st, why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_receive_counts(s->ctx, &before);
+	if (window_echoes(s, st, buf, 4, WINDOW_SMALL_ECHOES, why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_receive_counts(s->ctx, &small);
+	if (window_echoes(s, st, buf, WINDOW_BYTES, WINDOW_ECHOES, why, whylen) != 0)
+		goto out;
+	fastrmi_ctx_receive_counts(s->ctx, &large);
+	/* All but each echo's first message, which follows a small one: most of a transfer's bytes. */
+	want_large = window_receives(s->cfg) ? (uint64_t)WINDOW_ECHOES * WINDOW_BYTES * 3 / 4 : 0;
+	if (small.bytes_in_window != before.bytes_in_window ||
+	    small.bytes_through_buffer == before.bytes_through_buffer || /* the first may come as the stream opens */
+	    (want_large > 0 && large.bytes_in_window - small.bytes_in_window < want_large) ||
+	    (want_large == 0 && large.bytes_in_window != small.bytes_in_window)) {
+		snprintf(why, whylen, "%s: %d echoes of 4 B received %" PRIu64 " B into the window, %" PRIu64
+			 " B through the buffer (want 0 and up to %d); %d of %d B received %" PRIu64 " B into the window "
+			 "(want %s%" PRIu64 ")", s->is_child ? "child" : "parent", WINDOW_SMALL_ECHOES,
+			 small.bytes_in_window - before.bytes_in_window,
+			 small.bytes_through_buffer - before.bytes_through_buffer, 4 * WINDOW_SMALL_ECHOES,
+			 WINDOW_ECHOES, WINDOW_BYTES, large.bytes_in_window - small.bytes_in_window,
+			 want_large > 0 ? "at least " : "", want_large);
+		goto out;
+	}
+	/* The parent's last byte on `after` comes once its closed transfer is all out: the child's wait
+	 * for it makes progress, which drains that transfer into the closed stream's window. */
+	if (open_stream(s, s->is_child ? 4 : 3, s->is_child ? 3 : 4, &after, why, whylen) != 0)
+		goto out;
+	if (s->is_child) {
+		/* The parent's next transfer has begun: close amid it. */
+		if (recv_exact(st, buf, 4096, 4096, why, whylen) != 0)
+			goto out;
+		fastrmi_stream_close(st);
+		st = NULL;
+		if (recv_exact(after, buf, 1, 1, why, whylen) != 0)
+			goto out;
+	} else {
+		int64_t n = fastrmi_send(st, buf, WINDOW_BYTES, 5000, err, sizeof(err));
+
+		if (n < 0 && n != FASTRMI_ERR_RESET && n != FASTRMI_ERR_TIMEOUT) {
+			snprintf(why, whylen, "the send the child closed amid = %" PRId64 ", not a reset: %s", n, err);
+			goto out;
+		}
+		fastrmi_stream_close(st);
+		st = NULL;
+		if (send_all(after, buf, 1, why, whylen) != 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	fastrmi_stream_close(after);
+	fastrmi_stream_close(st);
+	free(buf);
+	return ret;
+}
+
 /* X carries the child's calls (ids 1 and 2), Y the parent's callbacks (3 and 4). */
 static int nested_side(struct side *s, char *why, size_t whylen)
 {
@@ -2756,6 +2867,12 @@ static void run_config(const struct config *cfg)
 		report(cfg, "adaptive waiting: waits inside a 1 MiB echo spin through the transfer, a 4 B echo's never",
 		       parent, why, child, 0);
 	}
+
+	parent = run_pair(cfg, window_side, window_side, why, sizeof(why), NULL, &child);
+	report(cfg, window_receives(cfg) ?
+	       "a transfer's messages land straight in the window, small messages' never; a close amid one" :
+	       "no message lands straight in the window (no receives in pieces); a close amid a transfer",
+	       parent, why, child, 0);
 
 	parent = run_pair(cfg, pause_side, pause_side, why, sizeof(why), NULL, &child);
 	report(cfg, "adaptive waiting: the wait for a reply after a 5 ms pause does not spin, the callee's wait "

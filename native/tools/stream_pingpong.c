@@ -13,7 +13,7 @@
  *
  * Prints the median and 99th percentile round trip of the second half of the iterations, each
  * side's context switches per round trip (the ping-pong's thread, the idle threads), and
- * fastrmi_ctx_wait_counts. The two sides swap context addresses over one TCP connection.
+ * fastrmi_ctx_wait_counts and fastrmi_ctx_receive_counts. The two sides swap context addresses over one TCP connection.
  */
 #define _GNU_SOURCE
 
@@ -169,6 +169,7 @@ int main(int argc, char **argv)
 	struct idle_reader idle[MAX_IDLE];
 	pthread_t threads[MAX_IDLE];
 	struct fastrmi_wait_counts counts;
+	struct fastrmi_receive_counts received;
 	struct in_addr peer;
 	unsigned char addr[FASTRMI_ADDRESS_MAX + 16], peer_addr[FASTRMI_ADDRESS_MAX + 16];
 	size_t addr_len = FASTRMI_ADDRESS_MAX;
@@ -239,6 +240,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < o.idle; i++)
 		idle_switches += thread_switches(idle[i].tid);
 	fastrmi_ctx_wait_counts(ctx, &counts);
+	fastrmi_ctx_receive_counts(ctx, &received);
 	if (!o.serve) {
 		int half = o.iterations / 2, rest = o.iterations - half;
 
@@ -252,6 +254,9 @@ int main(int argc, char **argv)
 	       (double)main_switches / o.iterations, idle_switches / o.iterations,
 	       (unsigned long long)counts.woken_in_provider, (unsigned long long)counts.woken_for_others,
 	       (unsigned long long)counts.deputy_looks);
+	printf("%s: received %.1f MiB straight into the window, %.1f MiB through the receive buffer\n",
+	       o.serve ? "serve" : "time", received.bytes_in_window / 1048576.0,
+	       received.bytes_through_buffer / 1048576.0);
 	fflush(stdout);
 	/* The end: one byte each way over the swap connection, then out (the idle threads still wait). */
 	sock_exact(fd, &n, 1, 1);
