@@ -51,7 +51,8 @@ JDK25_HOME ?= $(shell JAVA_HOME= scripts/jdk.sh home 25 25 2>/dev/null)
 MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 MVN_PROPS := -Dfastrmi.jdk17=$(JDK17_HOME) -Dfastrmi.jdk25=$(JDK25_HOME)
 AGENT_JAR := agent/target/fastrmi-agent.jar
-NETPIPE_CP = netpipe-java/target/classes:testkit/target/classes:samples/target/classes:fastsockets/target/fastrmi-fastsockets-0.1.0-SNAPSHOT.jar:optrmi/target/classes
+# The runnable jar: netpipe-java with everything it needs inside (Bench writes its JSON with Jackson).
+NETPIPE_CP = netpipe-java/target/netpipe-java.jar
 STARTUP_RUNS ?= 15
 RMI_START_RUNS ?= 7
 FUZZ_COUNT ?= 500000
