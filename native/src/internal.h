@@ -116,7 +116,7 @@ struct fr_rx {
 	int in_window;
 	size_t window_at;        /* in_window: where the payload lands, the window's tail at posting */
 	struct iovec piece[FR_RX_PIECES]; /* in_window: where each part of the message lands */
-	int pieces;
+	int pieces;              /* in_window: the parts used, 2 or 3 (the payload wraps) */
 	ucp_dt_iov_t ucx_piece[FR_RX_PIECES]; /* UCX: piece as UCX takes it, which reads it until completion */
 	/* An orphan posted into its stream's window: the window, freed with the orphan. */
 	unsigned char *window;

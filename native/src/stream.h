@@ -21,9 +21,9 @@
 #define FR_COPY_UNLOCKED_MIN (16 * 1024)
 /*
  * A stream that received a DATA message of FR_WAIT_STREAMING_BYTES or more within this time
- * receives into its window (fr_post_rx): its transfer's messages skip the receive buffer's copy.
- * Not sooner: a small message's stream keeps its window starting over at its first pages
- * (fr_ring_taken), which a receive posted into the window's tail would hold it from.
+ * receives into its window (fr_rx_aim): its transfer's messages skip the receive buffer's copy.
+ * Only such a stream: a receive posted into the window's tail keeps the window from starting over
+ * at its first pages (fr_ring_taken), where a stream of small messages stays.
  */
 #define FR_RECV_IN_WINDOW_NSEC (50u * 1000000u)
 /* Longest a poller blocks while it can only learn of progress by looking (see fr_block). */
