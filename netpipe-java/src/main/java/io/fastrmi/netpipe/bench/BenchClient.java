@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * Times the kernels against a {@link BenchServer}, batch by batch as the driver on its standard input
  * asks, so that the driver can interleave the batches of several client JVMs (stock RMI and each
  * transport) and the weather of a shared machine falls on all of them alike. First it runs every
- * kernel's W warm-up calls and waits for both JVMs' JIT compilers to settle ({@link JitSettling}),
+ * kernel's W warm-up calls (in turns over the kernels, {@link #WARMUP_TURNS}) and waits for both
+ * JVMs' JIT compilers to settle ({@link JitSettling}),
  * which asks the server over RMI every 50 ms (with W = 0 neither: a fresh pair's first calls follow
  * the lookup), then prints {@code READY} and reads commands ({@link Batches}):
  * <ul>
@@ -92,8 +93,19 @@ public final class BenchClient {
     }
 
     /**
-     * Before any kernel is timed: with {@code warmup} > 0, every kernel's warm-up once, then a wait
-     * until both JVMs' JIT compilers settle ({@link JitSettling}); prints {@code WARMUP jit_settled_ms}.
+     * Warm-up calls are made in this many turns over the kernels. Kernels share RMI's and the codec's
+     * path, and each one's types make the JIT throw away code it compiled for the others: warmed up
+     * one after the other, the first kernel's path was compiled again in its timed batches, the two
+     * JVMs' C2 threads holding a core for a second or more, and a callback's three threads then shared
+     * the other core (12-14 or 25-35 us by pair, docs/journal.md). In turns, each kernel's last
+     * warm-up calls come after every kernel's types were seen.
+     */
+    static final int WARMUP_TURNS = 4;
+
+    /**
+     * Before any kernel is timed: with {@code warmup} > 0, every kernel's warm-up calls, in
+     * {@link #WARMUP_TURNS} turns over the kernels, then a wait until both JVMs' JIT compilers
+     * settle ({@link JitSettling}); prints {@code WARMUP jit_settled_ms}.
      * With 0 it makes no call: the settling's polls are RMI calls too, and a column whose JIT settles
      * later would make more of them, so its "first" calls would come warmer than another column's.
      * A kernel that fails here is left to fail, with its line, when it is timed.
@@ -103,11 +115,16 @@ public final class BenchClient {
             out.println("WARMUP 0");
             return;
         }
-        for (Kernel kernel : kernels) {
-            try {
-                kernel.run(kernel.scaled(warmup), 0);
-            } catch (Exception | Error e) {
-                // reported when the kernel is timed
+        for (int turn = 0; turn < WARMUP_TURNS; turn++) {
+            for (Kernel kernel : kernels) {
+                int calls = Batches.size(kernel.scaled(warmup), turn, WARMUP_TURNS);
+                try {
+                    if (calls > 0) {
+                        kernel.run(calls, 0);
+                    }
+                } catch (Exception | Error e) {
+                    // reported when the kernel is timed
+                }
             }
         }
         try {

@@ -176,6 +176,44 @@ class BatchesTest {
         assertTrue(calls.get("compilationMillis").get() >= 1, "the settling asked the server: " + calls);
     }
 
+    /**
+     * The warm-up takes the kernels in turns, so that each kernel's last warm-up calls come after every
+     * other kernel's (whose types make the JIT compile their shared path again), and it makes each
+     * kernel's warm-up calls in all.
+     */
+    @Test
+    void theWarmUpTakesTheKernelsInTurns() throws Exception {
+        int port = serverPort();
+        BenchService stub = (BenchService) LocateRegistry.getRegistry("127.0.0.1", port).lookup(BenchService.NAME);
+        List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+        BenchService counted = (BenchService) Proxy.newProxyInstance(BenchService.class.getClassLoader(),
+                new Class<?>[] {BenchService.class}, (proxy, method, args) -> {
+                    calls.add(method.getName());
+                    try {
+                        return method.invoke(stub, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        List<Kernel> kernels = List.of(Kernels.named("null", counted, null), Kernels.named("echo-int", counted, null));
+
+        BenchClient.prepare(kernels, counted, 10, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        List<String> runs = new ArrayList<>();
+        for (String call : calls) {
+            if (!call.equals("compilationMillis") && (runs.isEmpty() || !runs.get(runs.size() - 1).equals(call))) {
+                runs.add(call);
+            }
+        }
+        List<String> turns = new ArrayList<>();
+        for (int turn = 0; turn < BenchClient.WARMUP_TURNS; turn++) {
+            turns.addAll(List.of("ping", "echo"));
+        }
+        assertEquals(turns, runs, calls.toString());
+        assertEquals(10, calls.stream().filter("ping"::equals).count(), calls.toString());
+        assertEquals(10, calls.stream().filter("echo"::equals).count(), calls.toString());
+    }
+
     @Test
     void aCommandTheClientDoesNotKnowStopsIt() {
         assertThrows(IllegalArgumentException.class, () -> BenchClient.serve(Map.of(), null, 10, true,
