@@ -118,10 +118,11 @@ public final class BenchClient {
         for (int turn = 0; turn < WARMUP_TURNS; turn++) {
             for (Kernel kernel : kernels) {
                 int calls = Batches.size(kernel.scaled(warmup), turn, WARMUP_TURNS);
+                if (calls == 0) {
+                    continue;
+                }
                 try {
-                    if (calls > 0) {
-                        kernel.run(calls, 0);
-                    }
+                    kernel.run(calls, 0);
                 } catch (Exception | Error e) {
                     // reported when the kernel is timed
                 }

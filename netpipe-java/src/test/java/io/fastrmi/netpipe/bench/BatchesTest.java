@@ -21,11 +21,13 @@ import java.nio.charset.StandardCharsets;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 
@@ -155,15 +157,8 @@ class BatchesTest {
         int port = serverPort();
         BenchService stub = (BenchService) LocateRegistry.getRegistry("127.0.0.1", port).lookup(BenchService.NAME);
         Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-        BenchService counted = (BenchService) Proxy.newProxyInstance(BenchService.class.getClassLoader(),
-                new Class<?>[] {BenchService.class}, (proxy, method, args) -> {
-                    calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
-                    try {
-                        return method.invoke(stub, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        BenchService counted = recording(stub,
+                name -> calls.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet());
         List<Kernel> kernels = List.of(Kernels.named("null", counted, null));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
@@ -185,16 +180,8 @@ class BatchesTest {
     void theWarmUpTakesTheKernelsInTurns() throws Exception {
         int port = serverPort();
         BenchService stub = (BenchService) LocateRegistry.getRegistry("127.0.0.1", port).lookup(BenchService.NAME);
-        List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
-        BenchService counted = (BenchService) Proxy.newProxyInstance(BenchService.class.getClassLoader(),
-                new Class<?>[] {BenchService.class}, (proxy, method, args) -> {
-                    calls.add(method.getName());
-                    try {
-                        return method.invoke(stub, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        BenchService counted = recording(stub, calls::add);
         List<Kernel> kernels = List.of(Kernels.named("null", counted, null), Kernels.named("echo-int", counted, null));
 
         BenchClient.prepare(kernels, counted, 10, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
@@ -212,6 +199,19 @@ class BatchesTest {
         assertEquals(turns, runs, calls.toString());
         assertEquals(10, calls.stream().filter("ping"::equals).count(), calls.toString());
         assertEquals(10, calls.stream().filter("echo"::equals).count(), calls.toString());
+    }
+
+    /** {@code service}, telling {@code calls} the name of each method called on it. */
+    private static BenchService recording(BenchService service, Consumer<String> calls) {
+        return (BenchService) Proxy.newProxyInstance(BenchService.class.getClassLoader(),
+                new Class<?>[] {BenchService.class}, (proxy, method, args) -> {
+                    calls.accept(method.getName());
+                    try {
+                        return method.invoke(service, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test
