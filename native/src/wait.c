@@ -3,13 +3,16 @@
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -284,6 +287,122 @@ uint64_t fr_wait_ours_nsec(void)
 	return fr_wait_ours_sample(&gen);
 }
 
+int fr_wait_is_jit_thread(const char *comm)
+{
+	/* HotSpot's "C1 CompilerThread0", "C2 CompilerThread1", "JVMCI CompilerThread0" (cut to
+	 * "JVMCI CompilerT"); OpenJ9's "JIT Compilation Thread-000". */
+	return strstr(comm, " CompilerT") != NULL || strncmp(comm, "JIT Compilation", 15) == 0;
+}
+
+/* The JIT's threads found so far: each one's CPU clock and its time at the last look. */
+static struct {
+	pid_t tid;
+	clockid_t clock;
+	uint64_t cpu_nsec;
+} fr_wait_jit[FR_WAIT_JIT_THREADS_MAX];
+static int fr_wait_jit_count;
+
+/* A thread's CPU clock by its id: Linux's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED), as glibc's
+ * pthread_getcpuclockid makes it; only a thread of this process may be read so. */
+static clockid_t fr_wait_thread_clock(pid_t tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+/* Whether /proc/self/task/NAME is a JIT thread's (its comm read). */
+static int fr_wait_task_is_jit(const char *name)
+{
+	char path[64], comm[32];
+	ssize_t n;
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "/proc/self/task/%s/comm", name) >= sizeof(path))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* gone meanwhile */
+	n = read(fd, comm, sizeof(comm) - 1);
+	(void)close(fd); /* read-only: nothing to lose */
+	if (n <= 0)
+		return 0;
+	comm[n] = '\0';
+	return fr_wait_is_jit_thread(comm);
+}
+
+/*
+ * Adds the JIT threads not known yet among those with an id above above_tid (0: all), each
+ * counting from its CPU time now. Returns the highest thread id seen (0: none).
+ */
+static pid_t fr_wait_jit_scan(pid_t above_tid)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *entry;
+	pid_t highest = 0;
+
+	if (dir == NULL)
+		return 0; /* no /proc: the JIT stays ours */
+	while ((entry = readdir(dir)) != NULL) {
+		char *end;
+		long tid = strtol(entry->d_name, &end, 10);
+		int known = 0;
+
+		if (*end != '\0' || tid <= 0 || tid > INT_MAX)
+			continue; /* "." and ".." */
+		if ((pid_t)tid > highest)
+			highest = (pid_t)tid;
+		if ((pid_t)tid <= above_tid || fr_wait_jit_count == FR_WAIT_JIT_THREADS_MAX)
+			continue;
+		for (int i = 0; i < fr_wait_jit_count && !known; i++)
+			known = fr_wait_jit[i].tid == (pid_t)tid;
+		if (known || !fr_wait_task_is_jit(entry->d_name))
+			continue;
+		fr_wait_jit[fr_wait_jit_count].tid = (pid_t)tid;
+		fr_wait_jit[fr_wait_jit_count].clock = fr_wait_thread_clock((pid_t)tid);
+		fr_wait_jit[fr_wait_jit_count].cpu_nsec = fr_wait_clock_nsec(fr_wait_jit[fr_wait_jit_count].clock);
+		fr_wait_jit_count++;
+	}
+	(void)closedir(dir); /* read-only: nothing to lose */
+	return highest;
+}
+
+uint64_t fr_wait_jit_nsec_since(uint64_t now_nsec)
+{
+	static uint64_t scanned_nsec;
+	static pid_t scanned_tid;
+	static nlink_t scanned_links;
+	uint64_t spent = 0;
+	struct stat task;
+
+	for (int i = 0; i < fr_wait_jit_count;) {
+		struct timespec ts;
+		uint64_t cpu;
+
+		if (clock_gettime(fr_wait_jit[i].clock, &ts) != 0) {
+			fr_wait_jit[i] = fr_wait_jit[--fr_wait_jit_count]; /* the thread ended */
+			continue;
+		}
+		cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		if (cpu > fr_wait_jit[i].cpu_nsec)
+			spent += cpu - fr_wait_jit[i].cpu_nsec;
+		fr_wait_jit[i++].cpu_nsec = cpu;
+	}
+	if (scanned_nsec == 0 || now_nsec - scanned_nsec >= FR_WAIT_JIT_SCAN_NSEC) {
+		/* A thread's name is read once: new threads take higher ids than the last scan saw, until
+		 * the ids wrap round (the thread count, the task directory's links less 2, grew with no
+		 * higher id: every name is read again). */
+		pid_t highest = fr_wait_jit_scan(scanned_tid);
+
+		if (stat("/proc/self/task", &task) == 0) {
+			if (scanned_tid != 0 && highest <= scanned_tid && task.st_nlink > scanned_links)
+				highest = fr_wait_jit_scan(0);
+			scanned_links = task.st_nlink;
+		}
+		scanned_tid = highest;
+		scanned_nsec = now_nsec;
+	}
+	return spent;
+}
+
 /* The CPUs this process could use when the library was loaded: later a thread may pin itself. */
 static cpu_set_t fr_wait_load_mask;
 static int fr_wait_load_cpus; /* in fr_wait_load_mask; 0: not known */
@@ -344,7 +463,7 @@ static int fr_wait_crowd_is_foreign(uint64_t now_nsec)
 	static uint64_t looked_nsec, busy_then, ours_then;
 	static unsigned gen_then;
 	static _Atomic int foreign = 1;
-	uint64_t busy, ours;
+	uint64_t busy, ours, jit;
 	unsigned gen;
 	int paused, verdict;
 
@@ -353,13 +472,14 @@ static int fr_wait_crowd_is_foreign(uint64_t now_nsec)
 	paused = looked_nsec == 0 || now_nsec - looked_nsec > FR_WAIT_LOOKS_PAUSED_NSEC;
 	busy = fr_wait_busy_nsec();
 	ours = fr_wait_ours_sample(&gen);
+	jit = fr_wait_jit_nsec_since(now_nsec); /* within ours since the last look, but others' work */
 	if (busy == 0 || busy < busy_then) {
 		/* /proc/stat not read: a crowd, and what was added so far is no window's. */
 		atomic_store_explicit(&foreign, 1, memory_order_relaxed);
 		memset(&window, 0, sizeof(window));
 	} else if (!paused && busy_then != 0 && gen == gen_then && ours >= ours_then &&
-		   fr_wait_window_add(&window, now_nsec - looked_nsec, busy - busy_then, ours - ours_then,
-				      fr_wait_load_cpus, &verdict)) {
+		   fr_wait_window_add(&window, now_nsec - looked_nsec, busy - busy_then,
+				      ours - ours_then > jit ? ours - ours_then - jit : 0, fr_wait_load_cpus, &verdict)) {
 		atomic_store_explicit(&foreign, verdict, memory_order_relaxed);
 	}
 	/* Else a pause, or a peer that came or went (its whole life is no interval's): left out. */

@@ -199,6 +199,28 @@ void fr_wait_peer_remove(uint32_t pid);
 uint64_t fr_wait_ours_nsec(void);
 
 /*
+ * The JIT is not ours for the crowd. A warm process meets new code too (a job's next phase: the
+ * first callbacks after star8's 16,000 echoes), and while its JIT compiles that path a spin takes
+ * the core the compiler needs: those callbacks took 172-201 us against stock's 130-165 with the
+ * compiler threads counted as ours, 108-135 with every crowd counted (2 cores). So this process's
+ * JIT compiler threads, known by their names (fr_wait_is_jit_thread), count as others' work in the
+ * window. Looked for in /proc/self/task every FR_WAIT_JIT_SCAN_NSEC (HotSpot starts and stops
+ * compiler threads as its queue grows), each thread's name read once, at most
+ * FR_WAIT_JIT_THREADS_MAX of them; their CPU time read through their thread clocks at each look.
+ * A peer's JIT stays ours: its threads are not ours to list cheaply at every look.
+ */
+#define FR_WAIT_JIT_SCAN_NSEC 1000000000u
+#define FR_WAIT_JIT_THREADS_MAX 32
+/* Whether a thread of this name (its comm, at most 15 characters) is a JVM's JIT compiler thread. */
+int fr_wait_is_jit_thread(const char *comm);
+/*
+ * The CPU time this process's JIT threads spent since the last call, in ns (0 at the first, and
+ * for a thread first found now); now_nsec is CLOCK_MONOTONIC, for the scan's pace. Not thread-safe:
+ * the sampler calls it under its lock (and the tests alone).
+ */
+uint64_t fr_wait_jit_nsec_since(uint64_t now_nsec);
+
+/*
  * How many threads of one context may spin at once under adaptive waiting: half the CPUs this
  * process may use (one on 2 or 3), none on one CPU. More spinners take the cores the threads
  * they wait for need, and contend for the context's lock.

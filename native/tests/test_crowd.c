@@ -1,7 +1,8 @@
 /*
  * test_crowd.c - whose crowd stops an adaptive spin (wait.h, "Whose crowd"), through the public
  * API: once this process is warm, busy threads of its own make the run queue longer than the
- * CPUs, yet a wait may still spin; as many busy processes that are not its peers make a wait block.
+ * CPUs, yet a wait may still spin; as many busy processes that are not its peers make a wait block,
+ * and so do as many busy threads of its own named as a JVM's JIT compiler threads.
  * Verdicts are read as they come (the library looks at the machine every 10 ms and judges whose
  * work it was every 100 ms), never timed.
  */
@@ -27,9 +28,10 @@
 
 static atomic_int stop;
 
-static void *busy_thread(void *arg)
+static void *busy_thread(void *name)
 {
-	(void)arg;
+	if (name != NULL)
+		(void)pthread_setname_np(pthread_self(), name);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
 		;
 	return NULL;
@@ -104,5 +106,18 @@ int main(void)
 		(void)kill(children[i], SIGKILL);
 		(void)waitpid(children[i], NULL, 0);
 	}
+
+	/* A JVM's compiler threads by name: this process's, yet the JIT's work is not the call's. */
+	atomic_store(&stop, 0);
+	for (started = 0; started < busy; started++)
+		if (pthread_create(&threads[started], NULL, busy_thread, "C2 CompilerThre") != 0)
+			break;
+	CHECK("busy threads named as a JVM's JIT compiler threads", started == busy, "%d of %d started", started,
+	      busy);
+	CHECK("crowd the machine: a wait blocks, the JIT needs the cores", verdict_comes(0),
+	      "may spin throughout %.0f s beside %d busy compiler threads on %d CPUs", VERDICT_SEC, started, cpus);
+	atomic_store(&stop, 1);
+	for (int i = 0; i < started; i++)
+		(void)pthread_join(threads[i], NULL);
 	return check_summary();
 }

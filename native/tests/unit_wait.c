@@ -4,8 +4,10 @@
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -355,6 +357,95 @@ static void test_peers_are_ours(void)
 	(void)waitpid(child, NULL, 0);
 }
 
+static atomic_int jit_stop;
+
+/* A busy thread under the name given (a JIT compiler thread's, or not). */
+static void *busy_named(void *name)
+{
+	(void)pthread_setname_np(pthread_self(), name);
+	while (!atomic_load_explicit(&jit_stop, memory_order_relaxed))
+		;
+	return NULL;
+}
+
+static uint64_t thread_cpu_nsec(pthread_t thread)
+{
+	clockid_t clock;
+
+	return pthread_getcpuclockid(thread, &clock) == 0 ? cpu_clock_nsec(clock) : 0;
+}
+
+static uint64_t monotonic_nsec(void)
+{
+	return cpu_clock_nsec(CLOCK_MONOTONIC);
+}
+
+static void test_jit_threads(void)
+{
+	struct timespec busy = { 0, 50 * 1000 * 1000 };
+	pthread_t jit, other, late;
+	/* Looks from a time past any scan's pace, so that the first one scans. */
+	uint64_t jit0, jit1, other0, other1, spent, now = monotonic_nsec() + 2 * (uint64_t)FR_WAIT_JIT_SCAN_NSEC;
+
+	CHECK("HotSpot's C1 and C2 compiler threads are the JIT's",
+	      fr_wait_is_jit_thread("C1 CompilerThre") && fr_wait_is_jit_thread("C2 CompilerThre"), "not");
+	CHECK("so are JVMCI's and OpenJ9's",
+	      fr_wait_is_jit_thread("JVMCI CompilerT") && fr_wait_is_jit_thread("JIT Compilation"), "not");
+	CHECK("an RMI connection's thread, the GC and a name with Compiler in it are not",
+	      !fr_wait_is_jit_thread("RMI TCP Connect") && !fr_wait_is_jit_thread("GC Thread#0") &&
+		      !fr_wait_is_jit_thread("CompilerT") && !fr_wait_is_jit_thread(""),
+	      "one was");
+	if (pthread_create(&jit, NULL, busy_named, "C2 CompilerThre") != 0 ||
+	    pthread_create(&other, NULL, busy_named, "busy worker") != 0) {
+		CHECK("two busy threads to count", 0, "pthread_create failed");
+		return;
+	}
+	(void)nanosleep(&busy, NULL); /* both named and running */
+	CHECK("the first look counts nothing yet", fr_wait_jit_nsec_since(now) == 0, "counted");
+	jit0 = thread_cpu_nsec(jit);
+	other0 = thread_cpu_nsec(other);
+	(void)nanosleep(&busy, NULL);
+	jit1 = thread_cpu_nsec(jit);
+	spent = fr_wait_jit_nsec_since(now + 1);
+	other1 = thread_cpu_nsec(other);
+	CHECK("a busy compiler thread's CPU time is counted, the other busy thread's not",
+	      spent >= jit1 - jit0 && spent < jit1 - jit0 + (other1 - other0) / 2,
+	      "%llu ns counted; the compiler thread ran %llu, the other %llu", (unsigned long long)spent,
+	      (unsigned long long)(jit1 - jit0), (unsigned long long)(other1 - other0));
+
+	if (pthread_create(&late, NULL, busy_named, "C1 CompilerThre") != 0) {
+		CHECK("a compiler thread started later", 0, "pthread_create failed");
+		return;
+	}
+	(void)nanosleep(&busy, NULL);
+	jit0 = thread_cpu_nsec(jit);
+	(void)fr_wait_jit_nsec_since(now + 2);
+	(void)nanosleep(&busy, NULL);
+	spent = fr_wait_jit_nsec_since(now + 3);
+	jit1 = thread_cpu_nsec(jit);
+	CHECK("a compiler thread started since is not looked for before the scan's pace",
+	      spent <= jit1 - jit0, "%llu ns counted, the first compiler thread ran %llu", (unsigned long long)spent,
+	      (unsigned long long)(jit1 - jit0));
+	(void)fr_wait_jit_nsec_since(now + 3 + FR_WAIT_JIT_SCAN_NSEC);
+	jit0 = thread_cpu_nsec(jit);
+	other0 = thread_cpu_nsec(late);
+	(void)nanosleep(&busy, NULL);
+	jit1 = thread_cpu_nsec(jit);
+	other1 = thread_cpu_nsec(late);
+	spent = fr_wait_jit_nsec_since(now + 4 + FR_WAIT_JIT_SCAN_NSEC);
+	CHECK("but at the next scan",
+	      spent > jit1 - jit0 && other1 - other0 > 0, "%llu ns counted, the first compiler thread ran %llu",
+	      (unsigned long long)spent, (unsigned long long)(jit1 - jit0));
+
+	atomic_store(&jit_stop, 1);
+	(void)pthread_join(jit, NULL);
+	(void)pthread_join(other, NULL);
+	(void)pthread_join(late, NULL);
+	(void)fr_wait_jit_nsec_since(now + 5 + FR_WAIT_JIT_SCAN_NSEC);
+	CHECK("ended threads are let go and count nothing more",
+	      fr_wait_jit_nsec_since(now + 6 + FR_WAIT_JIT_SCAN_NSEC) == 0, "counted");
+}
+
 static void test_deputy(void)
 {
 	uint64_t nsec = FR_DEPUTY_NSEC;
@@ -386,6 +477,7 @@ int main(void)
 	test_window_of_bursts();
 	test_busy_ticks();
 	test_peers_are_ours();
+	test_jit_threads();
 	test_deputy();
 	return check_summary();
 }
