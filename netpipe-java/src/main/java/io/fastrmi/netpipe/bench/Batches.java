@@ -3,6 +3,7 @@ package io.fastrmi.netpipe.bench;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -82,6 +83,24 @@ final class Batches {
     /** How many of {@code total} calls batch {@code index} of {@code of} makes: the batches differ by one call at most and add up to it. */
     static int size(int total, int index, int of) {
         return (int) ((long) total * (index + 1) / of - (long) total * index / of);
+    }
+
+    /**
+     * A run of first calls (no warm-up): for each kernel in the given order, each column's calls of
+     * it in one batch, the columns in turn (the first another one for each kernel and round), each
+     * after {@code settle}, which waits for every column's compilers: a column's first calls are
+     * compiled while they run, as in a job's, and no other column's compiling falls into them
+     * (docs/benchmarks.md, "Method"). Waiting between batches of one column instead would take its
+     * own compiling out of its timed calls.
+     */
+    static <T> void firstCalls(List<String> kernels, List<T> columns, int round, Runnable settle,
+            BiConsumer<T, String> batch) {
+        for (int k = 0; k < kernels.size(); k++) {
+            for (T column : turn(columns, round + k)) {
+                settle.run();
+                batch.accept(column, kernels.get(k));
+            }
+        }
     }
 
     /** The order the columns run batch {@code index} in: rotated by one each batch, so each goes first as often. */

@@ -25,7 +25,7 @@ import java.util.Map;
  * column as its own server/client JVM pair, with the machine quiet and then loaded. Every round
  * starts a fresh pair per column for each load, then runs each kernel's calls in batches that the
  * pairs, stock among them, take in turn ({@link Batches}), so the weather of a shared machine falls
- * on all alike; per cell the median over the rounds of each round's median and 99th percentile is
+ * on all alike (a run of first calls: one batch a pair, {@link Batches#firstCalls}); per cell the median over the rounds of each round's median and 99th percentile is
  * kept. An agent
  * column counts only if every connection was negotiated fast on its transport (JFR handshake events),
  * else it is n/a.
@@ -78,12 +78,14 @@ public final class Bench {
     }
 
     private static void printHeader(BenchOptions options, String where) {
+        String batches = options.warmup() == 0 ? "each pair's in one batch, the pairs in turn once all compilers settled"
+                : options.batches() + " batches per pair taken in turn";
         System.out.printf(Locale.ROOT, "FastRMI RMI bench: JDK %s, %s, %d processors; %d timed calls per kernel"
-                        + " (echo-1mib: %d; paced: %d; jmx-scrape: %d scrapes; star8: per thread) in %d batches per pair"
-                        + " taken in turn, %d warm-up; %d round(s)%n",
+                        + " (echo-1mib: %d; paced: %d; jmx-scrape: %d scrapes; star8: per thread), %s, %d warm-up;"
+                        + " %d round(s)%n",
                 options.jdk().version(), where, Runtime.getRuntime().availableProcessors(), options.calls(),
                 Kernels.bulkCalls(options.calls()), Kernels.pacedCalls(options.calls()), Kernels.scrapes(options.calls()),
-                options.batches(), options.warmup(), options.rounds());
+                batches, options.warmup(), options.rounds());
         System.out.println("each cell: median/p99 of the per-call round trip in us (median over rounds);"
                 + " (ratio x) = agent median / stock median; star8's median is the wall time of its timed phase"
                 + " per call of one thread (8 threads at once), its p99 that of single calls");
@@ -104,9 +106,10 @@ public final class Bench {
                         pairs.add(runner.open(column, "r" + round + "-" + load + "-" + column.fileName()));
                     }
                     if (options.warmup() == 0) {
-                        awaitCompilers(pairs);
+                        firstCalls(options, round, pairs);
+                    } else {
+                        interleave(options, round, pairs);
                     }
-                    interleave(options, round, pairs);
                     for (PairRunner.LivePair pair : pairs) {
                         Map<String, Outcome> outcomes = pair.finish();
                         results.add(round, load, pair.column(), outcomes);
@@ -123,8 +126,9 @@ public final class Bench {
 
     /**
      * A run of first calls: the clients made no call after their lookup ({@link BenchClient}), so the
-     * wait for the JIT compilers to settle is here, by their threads' CPU time, and over every pair
-     * of the round (a pair started last would still compile while the first is timed).
+     * wait for the JIT compilers to settle is here, before each pair's calls, by their threads' CPU
+     * time, and over every pair of the round (a pair started last, or the one timed before, would
+     * still compile while the next is timed).
      */
     private static void awaitCompilers(List<PairRunner.LivePair> pairs) {
         try {
@@ -145,6 +149,16 @@ public final class Bench {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** A run of first calls: each pair's calls of a kernel in one batch, once all compilers settled ({@link Batches#firstCalls}). */
+    private static void firstCalls(BenchOptions options, int round, List<PairRunner.LivePair> pairs) {
+        Batches.firstCalls(PairRunner.kernelOrder(options.kernels(), round), pairs, round, () -> awaitCompilers(pairs),
+                (pair, kernel) -> {
+                    System.err.printf(Locale.ROOT, "round %d/%d, %s: first calls of %s ...%n", round, options.rounds(),
+                            kernel, pair.column().name());
+                    pair.batch(kernel, 0, 1);
+                });
     }
 
     /** Every kernel in the round's order, its batches taken by all pairs in turn ({@link Batches}). */

@@ -11,6 +11,7 @@ import io.fastrmi.netpipe.bench.kernels.Kernel;
 import io.fastrmi.netpipe.bench.kernels.Kernels;
 import io.fastrmi.netpipe.bench.kernels.SerialKernel;
 import io.fastrmi.netpipe.bench.kernels.WrongResultException;
+import io.fastrmi.netpipe.bench.report.BenchOptions;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -73,6 +74,24 @@ class BatchesTest {
             firsts.add(order.get(0));
         }
         assertEquals(List.of("stock", "ucx:shm", "tcp", "stock", "ucx:shm", "tcp"), firsts);
+    }
+
+    @Test
+    void firstCallsTakeEachColumnsCallsOfAKernelInOneBatchOnceTheCompilersSettled() {
+        List<String> events = new ArrayList<>();
+        Batches.firstCalls(List.of("null", "callback"), List.of("stock", "ucx:shm", "tcp"), 1,
+                () -> events.add("settle"), (column, kernel) -> events.add(column + " " + kernel));
+        assertEquals(List.of("settle", "ucx:shm null", "settle", "tcp null", "settle", "stock null",
+                "settle", "tcp callback", "settle", "stock callback", "settle", "ucx:shm callback"), events);
+    }
+
+    @Test
+    void aRunOfFirstCallsHasOneBatchPerColumnAndRefusesMore() {
+        assertEquals(1, BenchOptions.parse(new String[] {"--agent", "a.jar", "--warmup", "0"}).batches());
+        assertEquals(10, BenchOptions.parse(new String[] {"--agent", "a.jar"}).batches());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--agent", "a.jar", "--warmup", "0", "--batches", "10"}));
+        assertTrue(refused.getMessage().contains("--warmup 0"), refused.getMessage());
     }
 
     @Test

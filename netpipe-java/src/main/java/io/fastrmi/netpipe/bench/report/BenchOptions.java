@@ -17,7 +17,7 @@ public record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rou
     public static final String NETNS = "netns";
 
     public static final String USAGE = "usage: Bench --agent fastrmi-agent.jar [--jdk HOME]"
-            + " [--transports 'ucx:shm,ofi:shm,tcp'] [--rounds 5] [--calls 20000] [--batches 10] [--warmup calls/2]"
+            + " [--transports 'ucx:shm,ofi:shm,tcp'] [--rounds 5] [--calls 20000] [--batches 10; 1 with --warmup 0] [--warmup calls/2]"
             + " [--load quiet,loaded] [--hosts local|netns] [--kernels " + String.join(",", Kernels.ALL) + "]"
             + " [--results results] [--timeout 600 (seconds per server/client pair)]\n"
             + "  default transports: ucx:shm,ofi:shm,tcp with --hosts local; tcp,ucx:tcp,ofi:tcp;ofi_rxm with --hosts netns\n"
@@ -34,7 +34,7 @@ public record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rou
         List<String> transports = null;
         int rounds = 5;
         int calls = 20_000;
-        int batches = 10;
+        Integer batches = null;
         int warmup = -1;
         List<String> loads = List.of(QUIET, LOADED);
         String hosts = LOCAL;
@@ -67,6 +67,11 @@ public record BenchOptions(Path agent, Jdk jdk, List<String> transports, int rou
         }
         // Half as many warm-up calls as timed ones: enough for the JIT, without doubling the run.
         warmup = warmup < 0 ? calls / 2 : warmup;
+        if (warmup == 0 && batches != null && batches != 1) {
+            throw new IllegalArgumentException("--warmup 0 (first calls) times each pair's calls in one batch, not "
+                    + batches + ": its compiling would fall into the next pair's batch or out of its own timed calls");
+        }
+        batches = batches != null ? batches : warmup == 0 ? 1 : 10;
         return new BenchOptions(agent, jdk, transports, rounds, calls, batches, warmup, loads, hosts, kernels, resultsDir, timeout);
     }
 
