@@ -374,14 +374,12 @@ uint64_t fr_wait_jit_nsec_since(uint64_t now_nsec)
 	struct stat task;
 
 	for (int i = 0; i < fr_wait_jit_count;) {
-		struct timespec ts;
-		uint64_t cpu;
+		uint64_t cpu = fr_wait_clock_nsec(fr_wait_jit[i].clock);
 
-		if (clock_gettime(fr_wait_jit[i].clock, &ts) != 0) {
+		if (cpu == 0) {
 			fr_wait_jit[i] = fr_wait_jit[--fr_wait_jit_count]; /* the thread ended */
 			continue;
 		}
-		cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 		if (cpu > fr_wait_jit[i].cpu_nsec)
 			spent += cpu - fr_wait_jit[i].cpu_nsec;
 		fr_wait_jit[i++].cpu_nsec = cpu;

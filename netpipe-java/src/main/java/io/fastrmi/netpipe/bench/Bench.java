@@ -25,10 +25,10 @@ import java.util.Map;
  * column as its own server/client JVM pair, with the machine quiet and then loaded. Every round
  * starts a fresh pair per column for each load, then runs each kernel's calls in batches that the
  * pairs, stock among them, take in turn ({@link Batches}), so the weather of a shared machine falls
- * on all alike (a run of first calls: one batch a pair, {@link Batches#firstCalls}); per cell the median over the rounds of each round's median and 99th percentile is
- * kept. An agent
- * column counts only if every connection was negotiated fast on its transport (JFR handshake events),
- * else it is n/a.
+ * on all alike (a run of first calls: one batch a pair, {@link Batches#firstCalls}); per cell the
+ * median over the rounds of each round's median and 99th percentile is kept. An agent column counts
+ * only if every connection was negotiated fast on its transport (JFR handshake events), else it is
+ * n/a.
  *
  * <p>Prints a table per load, the worst ratio of each transport ({@code WORST load transport kernel
  * ratio} lines), each round's raw numbers on stderr ({@code RAW ...}), and writes it all as JSON
